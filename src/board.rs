@@ -1,0 +1,271 @@
+//! A position: discs relative to the side to move, the variant, and supplies.
+
+use crate::bitboard::{self, Bits};
+use crate::color::{Color, Variant};
+use crate::square::{Move, Square};
+use std::fmt;
+
+/// The four centre squares `d4 e4 d5 e5`.
+pub const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+
+/// Discs each side owns in classic Reversi.
+pub const CLASSIC_SUPPLY: u8 = 32;
+
+/// A complete game state: everything the rules need to generate moves.
+///
+/// Discs are stored relative to the side to move (`player`, `opponent`), as
+/// Edax does, so the search never branches on colour. Supplies are kept by
+/// absolute colour; modern games never read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub player: u64,
+    pub opponent: u64,
+    pub side: Color,
+    pub variant: Variant,
+    /// Discs left in hand, indexed by `Color::index()` (classic only).
+    pub supply: [u8; 2],
+}
+
+/// Why a position could not be built from a description.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub &'static str);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Position {
+    /// The start of a game. Modern: the Othello cross with black to move;
+    /// classic: an empty board, full supplies, `first` to move.
+    pub fn start(variant: Variant, first: Color) -> Position {
+        match variant {
+            Variant::Modern => {
+                let black = (1 << 28) | (1 << 35); // e4, d5
+                let white = (1 << 27) | (1 << 36); // d4, e5
+                Position::from_colors(black, white, first, variant, [0, 0])
+            }
+            Variant::Classic => {
+                Position::from_colors(0, 0, first, variant, [CLASSIC_SUPPLY, CLASSIC_SUPPLY])
+            }
+        }
+    }
+
+    /// Builds a position from absolute discs.
+    pub fn from_colors(black: u64, white: u64, side: Color, variant: Variant, supply: [u8; 2]) -> Position {
+        let (player, opponent) = match side {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        Position { player, opponent, side, variant, supply }
+    }
+
+    /// Discs of one colour.
+    pub fn discs_of(&self, c: Color) -> u64 {
+        if c == self.side {
+            self.player
+        } else {
+            self.opponent
+        }
+    }
+
+    pub fn empties(&self) -> u64 {
+        !(self.player | self.opponent)
+    }
+
+    pub fn empty_count(&self) -> u32 {
+        self.empties().count_ones()
+    }
+
+    /// True during the first four plies of classic, when discs go on the centre freely.
+    #[inline]
+    pub fn in_classic_opening(&self) -> bool {
+        self.variant == Variant::Classic && (self.player | self.opponent) & CENTRE != CENTRE
+    }
+
+    /// Legal squares for the side to move (empty when it must pass or the game is over).
+    #[inline]
+    pub fn moves(&self) -> u64 {
+        if self.variant == Variant::Classic {
+            if self.supply[self.side.index()] == 0 {
+                return 0;
+            }
+            if self.in_classic_opening() {
+                return CENTRE & self.empties();
+            }
+        }
+        bitboard::moves(self.player, self.opponent)
+    }
+
+    /// Discs flipped by a move to `sq` (the caller knows it is legal).
+    #[inline]
+    pub fn flips(&self, sq: Square) -> u64 {
+        if self.in_classic_opening() {
+            0
+        } else {
+            bitboard::flips(self.player, self.opponent, sq.index() as u32)
+        }
+    }
+
+    /// The position after the side to move places on `sq`, which must be legal.
+    #[inline]
+    pub fn play_unchecked(&self, sq: Square) -> Position {
+        let f = self.flips(sq);
+        let mut supply = self.supply;
+        if self.variant == Variant::Classic {
+            supply[self.side.index()] -= 1;
+        }
+        Position {
+            player: self.opponent & !f,
+            opponent: self.player | f | sq.bit(),
+            side: self.side.other(),
+            variant: self.variant,
+            supply,
+        }
+    }
+
+    /// The position after a pass (legal or not; the caller checks).
+    #[inline]
+    pub fn pass(&self) -> Position {
+        Position {
+            player: self.opponent,
+            opponent: self.player,
+            side: self.side.other(),
+            ..*self
+        }
+    }
+
+    /// The position after `mv`, or `None` when `mv` is not legal here.
+    pub fn play(&self, mv: Move) -> Option<Position> {
+        match mv {
+            Move::Place(sq) if self.moves() & sq.bit() != 0 => Some(self.play_unchecked(sq)),
+            Move::Pass if self.must_pass() => Some(self.pass()),
+            _ => None,
+        }
+    }
+
+    /// True when the side to move has no move but the opponent has one.
+    pub fn must_pass(&self) -> bool {
+        self.moves() == 0 && self.pass().moves() != 0
+    }
+
+    /// True when neither side can move.
+    pub fn is_game_over(&self) -> bool {
+        self.moves() == 0 && self.pass().moves() == 0
+    }
+
+    /// Legal moves in `a1 b1 … h8` order, or `[Pass]` when the side must pass;
+    /// empty when the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let m = self.moves();
+        if m != 0 {
+            Bits(m).map(|i| Move::Place(Square::from_index(i))).collect()
+        } else if self.pass().moves() != 0 {
+            vec![Move::Pass]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Disc difference (side to move minus opponent) at the end of the game;
+    /// with `empties_to_winner`, empty squares are added to the winner's count.
+    pub fn final_score(&self, empties_to_winner: bool) -> i32 {
+        let p = self.player.count_ones() as i32;
+        let o = self.opponent.count_ones() as i32;
+        let diff = p - o;
+        if !empties_to_winner {
+            return diff;
+        }
+        let e = 64 - p - o;
+        match diff.signum() {
+            1 => diff + e,
+            -1 => diff - e,
+            _ => 0,
+        }
+    }
+
+    /// The position's 64-character OBF board (`X` black, `O` white, `-` empty)
+    /// followed by a space and the side to move.
+    pub fn to_obf(&self) -> String {
+        let black = self.discs_of(Color::Black);
+        let white = self.discs_of(Color::White);
+        let mut s: String = (0..64)
+            .map(|i| {
+                if black >> i & 1 != 0 {
+                    'X'
+                } else if white >> i & 1 != 0 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        s.push(' ');
+        s.push(if self.side == Color::Black { 'X' } else { 'O' });
+        s
+    }
+
+    /// Reads an OBF board: 64 characters (`X`/`x`/`*`/`b` black, `O`/`o`/`w`
+    /// white, `-`/`.` empty) and a side (`X` or `O`). In classic, `supply`
+    /// gives each side's discs in hand (black, then the second colour); when
+    /// `None` they are 32 minus a balanced share of the discs on the board.
+    pub fn from_obf(board: &str, side: &str, variant: Variant, supply: Option<[u8; 2]>) -> Result<Position, PositionError> {
+        let chars: Vec<char> = board.chars().collect();
+        if chars.len() != 64 {
+            return Err(PositionError("board must have 64 squares"));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, c) in chars.iter().enumerate() {
+            match c {
+                'X' | 'x' | '*' | 'b' | 'B' => black |= 1 << i,
+                'O' | 'o' | 'w' | 'W' => white |= 1 << i,
+                '-' | '.' => {}
+                _ => return Err(PositionError("board squares must be X, O or -")),
+            }
+        }
+        let side = match side {
+            "X" | "x" | "*" | "b" | "B" => Color::Black,
+            "O" | "o" | "w" | "W" => Color::White,
+            _ => return Err(PositionError("side must be X or O")),
+        };
+        let supply = match variant {
+            Variant::Modern => [0, 0],
+            Variant::Classic => {
+                let s = match supply {
+                    Some(s) => s,
+                    None => {
+                        // Without passes black has placed ceil(n/2) discs when it
+                        // started, and the side to move tells who started.
+                        let n = (black | white).count_ones() as u8;
+                        let (mover, other) = (n / 2, n - n / 2);
+                        let (b, w) = if side == Color::Black { (mover, other) } else { (other, mover) };
+                        [CLASSIC_SUPPLY - b.min(32), CLASSIC_SUPPLY - w.min(32)]
+                    }
+                };
+                if s[0] > CLASSIC_SUPPLY || s[1] > CLASSIC_SUPPLY {
+                    return Err(PositionError("supplies must be 0 to 32"));
+                }
+                // Every disc on the board was placed from a supply and none is ever removed.
+                if s[0] as u32 + s[1] as u32 + (black | white).count_ones() != 64 {
+                    return Err(PositionError("supplies and discs on the board must add up to 64"));
+                }
+                s
+            }
+        };
+        Ok(Position::from_colors(black, white, side, variant, supply))
+    }
+
+    /// A stable 64-bit key for hashing, covering discs, side and supplies.
+    pub fn key(&self) -> u64 {
+        let mut h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= self.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+        if self.variant == Variant::Classic {
+            h ^= ((self.supply[0] as u64) << 8 | self.supply[1] as u64 | (self.side as u64) << 16)
+                .wrapping_mul(0x1656_67B1_9E37_79F9);
+        }
+        h ^ (h >> 29)
+    }
+}

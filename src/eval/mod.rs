@@ -1,0 +1,1 @@
+//! Static evaluation. STUB: to be written by the search work.

@@ -1,0 +1,24 @@
+//! Mollett: a Reversi engine for modern (Othello) and classic (1880s) rules.
+//!
+//! The rules core (`square`, `color`, `bitboard`, `board`, `game`) knows
+//! nothing of search or protocol; `search` and `eval` choose moves; `protocol`
+//! turns text lines into commands and answers.
+
+pub mod bench;
+pub mod bitboard;
+pub mod board;
+pub mod color;
+pub mod eval;
+pub mod game;
+pub mod perft;
+pub mod protocol;
+pub mod search;
+pub mod square;
+pub mod timeman;
+pub mod tt;
+
+pub use board::{Position, PositionError, CENTRE, CLASSIC_SUPPLY};
+pub use color::{Color, Variant};
+pub use game::{Game, PlayError};
+pub use perft::perft;
+pub use square::{Move, ParseMoveError, Square};

@@ -1,0 +1,1 @@
+//! Transposition table. STUB: to be written by the search work.
