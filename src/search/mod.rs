@@ -116,7 +116,10 @@ impl Engine {
             nodes: 0,
             time: Duration::ZERO,
             pv: vec![best],
-            lines: vec![ScoredMove { mv: best, score: 0.0 }],
+            lines: vec![ScoredMove {
+                mv: best,
+                score: 0.0,
+            }],
         }
     }
 }
