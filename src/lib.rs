@@ -14,6 +14,7 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod square;
+pub mod stats;
 pub mod timeman;
 pub mod tt;
 
