@@ -222,7 +222,10 @@ impl Session {
             }
             KgsTimeSettings(kgs) => {
                 match kgs {
-                    KgsTime::None => self.set_time_control(0.0, 1.0, 0),
+                    KgsTime::None => {
+                        self.time_control = None;
+                        self.clocks = [None, None];
+                    }
                     KgsTime::Absolute { main } => self.set_time_control(main, 0.0, 0),
                     // A clock has one period: count each byo-yomi period as
                     // one stone in `period` seconds.
