@@ -306,7 +306,7 @@ fn malformed_lines_change_nothing() {
     let setup = b"play c4\nplay c3\nundo\n".to_vec();
     let probe = b"showboard\nhistory\ndiscs\nget_option depth\n";
     let mut long = b"play ".to_vec();
-    long.extend(std::iter::repeat(b'd').take(5000));
+    long.extend(std::iter::repeat_n(b'd', 5000));
     long.push(b'\n');
     let bad: Vec<Vec<u8>> = vec![
         b"foo\n".to_vec(),
@@ -374,7 +374,7 @@ fn malformed_lines_change_nothing() {
 #[test]
 fn errors_carry_the_id() {
     let mut long = b"42 play ".to_vec();
-    long.extend(std::iter::repeat(b'x').take(5000));
+    long.extend(std::iter::repeat_n(b'x', 5000));
     long.extend_from_slice(b"\n8 play \xff\n9 play a1\n");
     assert_eq!(
         answers(&run_bytes(Variant::Modern, &long)),
@@ -630,6 +630,24 @@ fn quit_exits_at_once_even_mid_search() {
     );
     assert!(a[4] == "?6 interrupted by quit" || a[4] == "=6 Mollett");
     assert_eq!(a[5], "=7");
+}
+
+/// perft 14 takes hours: these only pass if the job is really interrupted.
+#[test]
+fn quit_and_stop_interrupt_a_long_perft() {
+    let (out, elapsed) = run_binary_until_exit("1 perft 14\n2 name\n3 quit\n", false);
+    assert!(elapsed < Duration::from_secs(3), "quit took {elapsed:?}");
+    assert_eq!(
+        out,
+        "?1 interrupted by quit\n\n?2 interrupted by quit\n\n=3\n\n"
+    );
+    let live = Live::new(Variant::Modern);
+    live.send("1 perft 14\n2 name\n");
+    std::thread::sleep(Duration::from_millis(100));
+    live.send("3 stop\n");
+    let a = live.wait(3, Duration::from_secs(3));
+    assert_eq!(a, ["?1 perft stopped", "=2 Mollett", "=3"]);
+    live.close(Duration::from_secs(3));
 }
 
 #[test]

@@ -10,7 +10,7 @@ use crate::game::Game;
 use crate::search::{Engine, Limits, Scoring, SearchResult};
 use crate::square::{Move, Square};
 use crate::timeman::{self, Clock};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What the protocol loop should do after a command.
@@ -32,7 +32,8 @@ pub enum Job {
 
 pub enum JobOutput {
     Search(SearchResult),
-    Perft(u64),
+    /// `None` when stopped.
+    Perft(Option<u64>),
     Bench(u64, u64),
 }
 
@@ -43,7 +44,7 @@ impl Job {
                 log::debug!("search {} {:?}", pos.to_obf(), limits);
                 JobOutput::Search(engine.search(&pos, &limits, stop))
             }
-            Job::Perft { pos, depth } => JobOutput::Perft(crate::perft::perft(&pos, depth)),
+            Job::Perft { pos, depth } => JobOutput::Perft(perft(&pos, depth, stop)),
             Job::Bench => {
                 let (nodes, nps) = crate::bench::run();
                 JobOutput::Bench(nodes, nps)
@@ -435,7 +436,8 @@ impl Session {
                 }
                 Ok(lines.join("\n"))
             }
-            (PendingKind::Perft, JobOutput::Perft(n)) => Ok(n.to_string()),
+            (PendingKind::Perft, JobOutput::Perft(Some(n))) => Ok(n.to_string()),
+            (PendingKind::Perft, JobOutput::Perft(None)) => err("perft stopped"),
             (PendingKind::Bench, JobOutput::Bench(nodes, nps)) => {
                 Ok(format!("{nodes} nodes {nps} nps"))
             }
@@ -574,6 +576,25 @@ impl Session {
     }
 }
 
+/// `crate::perft`, but `stop` ends it (`None`) between subtrees of depth 6.
+fn perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 6 {
+        return Some(crate::perft::perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Some(1);
+    }
+    let mut leaves = 0;
+    for mv in moves {
+        leaves += perft(&pos.play(mv)?, depth - 1, stop)?;
+    }
+    Some(leaves)
+}
+
 /// The search's move if it is legal in `pos`; otherwise (a search bug) the first legal move.
 fn checked_move(pos: &Position, mv: Move) -> Move {
     if pos.play(mv).is_some() {
@@ -649,6 +670,25 @@ fn help(name: Option<&str>) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stoppable_perft_agrees() {
+        let never = AtomicBool::new(false);
+        for variant in [Variant::Modern, Variant::Classic] {
+            let pos = Position::start(variant, Color::Black);
+            for depth in [0, 1, 7, 8] {
+                assert_eq!(
+                    perft(&pos, depth, &never),
+                    Some(crate::perft::perft(&pos, depth))
+                );
+            }
+        }
+        let stopped = AtomicBool::new(true);
+        assert_eq!(
+            perft(&Position::start(Variant::Modern, Color::Black), 9, &stopped),
+            None
+        );
+    }
 
     #[test]
     fn scores() {
