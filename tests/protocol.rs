@@ -401,9 +401,11 @@ fn genmove_plays_a_legal_move_and_reg_genmove_does_not() {
 fn solve_and_hint_formats() {
     // Two empties (a1 b1), black to move: small enough to solve at once.
     let board = format!("--OOOOOXOOXXXXXX{}", "X".repeat(48));
-    let a = ask(&format!(
+    let live = Live::new(Variant::Modern);
+    live.send(&format!(
         "setboard {board} X\nlegal\nsolve\nhint 3\nhistory\n"
     ));
+    let a = live.wait(5, Duration::from_secs(10));
     assert_eq!(a[0], "=");
     let legal: Vec<&str> = a[1].trim_start_matches("= ").split(' ').collect();
     let solve: Vec<&str> = a[2].trim_start_matches("= ").split(' ').collect();
@@ -417,6 +419,59 @@ fn solve_and_hint_formats() {
         assert!(legal.contains(&mv) && is_score(score), "{h}");
     }
     assert_eq!(a[4], "=", "solve and hint must not play");
+    live.close(Duration::from_secs(5));
+}
+
+/// A whole game driven the way Quarry drives it: `genmove <colour>` for each
+/// side in turn, never a pass; a side with no move is skipped.
+#[test]
+fn a_whole_game_without_passes_sent() {
+    let live = Live::new(Variant::Modern);
+    live.send("list_games\nset_game Othello\nboardsize 8\nclear_board\nset_option movetime 20\ntime_settings 60 0 0\n");
+    let mut count = 6;
+    assert!(live
+        .wait(count, Duration::from_secs(5))
+        .iter()
+        .all(|a| a.starts_with('=')));
+    let ask_live = |line: &str, count: &mut usize| -> String {
+        live.send(line);
+        *count += 1;
+        live.wait(*count, Duration::from_secs(10)).pop().unwrap()
+    };
+    let mut colour = "black";
+    let other = |c: &str| if c == "black" { "white" } else { "black" };
+    let (mut plies, mut skipped) = (0, 0);
+    loop {
+        let legal = ask_live("legal\n", &mut count);
+        if legal == "=" {
+            break;
+        }
+        if legal == "= pass" {
+            colour = other(colour);
+            skipped += 1;
+        }
+        let mv = ask_live(&format!("genmove {colour}\n"), &mut count);
+        let mv = mv
+            .strip_prefix("= ")
+            .unwrap_or_else(|| panic!("genmove {colour}: {mv}"));
+        assert_ne!(mv, "pass");
+        // The rules core agrees that the move was legal.
+        assert_eq!(ask_live("undo\n", &mut count), "=");
+        assert_eq!(ask_live(&format!("play {colour} {mv}\n"), &mut count), "=");
+        plies += 1;
+        colour = other(colour);
+        assert!(plies <= 60);
+    }
+    let score = ask_live("final_score\n", &mut count);
+    assert!(
+        score == "= 0" || score.starts_with("= B+") || score.starts_with("= W+"),
+        "{score}"
+    );
+    let history = ask_live("history\n", &mut count);
+    let moves: Vec<&str> = history.trim_start_matches("= ").split(' ').collect();
+    assert_eq!(moves.iter().filter(|m| **m != "pass").count(), plies);
+    assert_eq!(moves.iter().filter(|m| **m == "pass").count(), skipped);
+    live.close(Duration::from_secs(5));
 }
 
 #[test]

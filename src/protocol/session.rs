@@ -295,13 +295,7 @@ impl Session {
 
     fn play(&mut self, color: Option<Color>, mv: Move) -> Answer {
         let (pass_first, _) = self.resolve(color)?;
-        let mut game = self.game.clone();
-        if pass_first {
-            game.play(Move::Pass).map_err(|e| e.to_string())?;
-        }
-        game.play(mv).map_err(|e| e.to_string())?;
-        self.game = game;
-        ok()
+        self.commit(pass_first, mv).map(|_| String::new())
     }
 
     fn genmove(&mut self, color: Option<Color>, play: bool) -> Action {
@@ -328,6 +322,7 @@ impl Session {
         Action::Start(Job::Search { pos, limits }, Pending::new(kind))
     }
 
+    /// Plays `mv` (after a pass when `pass_first`) on a copy, keeping it only if all was legal.
     fn commit(&mut self, pass_first: bool, mv: Move) -> Answer {
         let mut game = self.game.clone();
         if pass_first {
