@@ -1,0 +1,315 @@
+//! The typed commands and the one table that names them.
+//!
+//! `COMMANDS` drives the parser's dispatch, `list_commands`, `known_command`
+//! and `help`, so the four cannot drift apart.
+
+use super::parse;
+use crate::color::{Color, Variant};
+use crate::square::Move;
+use nom::IResult;
+
+/// A time control as `kgs-time_settings` describes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KgsTime {
+    None,
+    Absolute {
+        main: f64,
+    },
+    /// Japanese byo-yomi: `periods` periods of `period` seconds, one move each.
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
+    Canadian {
+        main: f64,
+        period: f64,
+        stones: u32,
+    },
+}
+
+/// One parsed command line (without its id).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Help(Option<String>),
+    Quit,
+    Boardsize(u64),
+    Komi(f64),
+    ClearBoard,
+    NewGame {
+        variant: Option<Variant>,
+        first: Option<Color>,
+    },
+    SetGame(String),
+    ListGames,
+    Play {
+        color: Option<Color>,
+        mv: Move,
+    },
+    Genmove(Option<Color>),
+    RegGenmove(Option<Color>),
+    Legal,
+    Discs,
+    History,
+    Undo(u64),
+    Redo(u64),
+    FinalScore,
+    SetBoard {
+        board: String,
+        side: String,
+        supply: Option<[u64; 2]>,
+    },
+    ShowBoard,
+    Solve,
+    Hint(u64),
+    TimeSettings {
+        main: f64,
+        byo_time: f64,
+        byo_stones: u32,
+    },
+    KgsTimeSettings(KgsTime),
+    TimeLeft {
+        color: Color,
+        time: f64,
+        stones: u32,
+    },
+    SetOption {
+        name: String,
+        value: String,
+    },
+    GetOption(String),
+    Options,
+    Perft(u64),
+    Bench,
+    Stop,
+}
+
+/// One row of the command table.
+pub struct CommandSpec {
+    pub name: &'static str,
+    /// Argument synopsis, as shown by `help` and in syntax errors.
+    pub args: &'static str,
+    pub help: &'static str,
+    /// Parses the arguments: the rest of the line after the name (empty, or
+    /// starting with a space). Must consume all of it.
+    pub parse: fn(&str) -> IResult<&str, Command>,
+}
+
+impl CommandSpec {
+    /// `name args`, without a trailing space when there are no arguments.
+    pub fn usage(&self) -> String {
+        if self.args.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {}", self.name, self.args)
+        }
+    }
+}
+
+macro_rules! spec {
+    ($name:literal, $args:literal, $help:literal, $parse:expr) => {
+        CommandSpec {
+            name: $name,
+            args: $args,
+            help: $help,
+            parse: $parse,
+        }
+    };
+}
+
+/// Every command the engine knows, in the order `list_commands` gives them.
+pub static COMMANDS: &[CommandSpec] = &[
+    spec!("protocol_version", "", "the GTP version: 2", |i| {
+        parse::none(i, Command::ProtocolVersion)
+    }),
+    spec!("name", "", "the engine's name", |i| parse::none(
+        i,
+        Command::Name
+    )),
+    spec!("version", "", "the engine's version", |i| parse::none(
+        i,
+        Command::Version
+    )),
+    spec!(
+        "known_command",
+        "<command>",
+        "true if the command is known, else false",
+        parse::known_command
+    ),
+    spec!("list_commands", "", "every command, one per line", |i| {
+        parse::none(i, Command::ListCommands)
+    }),
+    spec!(
+        "help",
+        "[command]",
+        "usage and description of every command, or of one",
+        parse::help
+    ),
+    spec!(
+        "quit",
+        "",
+        "answer, then exit at once (even during a search)",
+        |i| parse::none(i, Command::Quit)
+    ),
+    spec!(
+        "boardsize",
+        "<size>",
+        "accepts 8 only; the game is unchanged",
+        parse::boardsize
+    ),
+    spec!("komi", "<komi>", "accepted and ignored", parse::komi),
+    spec!(
+        "clear_board",
+        "",
+        "new game of the current variant, black first",
+        |i| parse::none(i, Command::ClearBoard)
+    ),
+    spec!(
+        "newgame",
+        "[modern|classic] [<colour>]",
+        "new game of a variant (default: current), colour first (default: black)",
+        parse::newgame
+    ),
+    spec!(
+        "set_game",
+        "<game>",
+        "accepts Othello or Reversi; the game is unchanged",
+        parse::set_game
+    ),
+    spec!("list_games", "", "the games played: Othello", |i| {
+        parse::none(i, Command::ListGames)
+    }),
+    spec!(
+        "play",
+        "[<colour>] <move>",
+        "play a move (a colour not on move only when the side on move must pass)",
+        parse::play
+    ),
+    spec!(
+        "genmove",
+        "[<colour>]",
+        "choose a move for the side on move and play it",
+        |i| parse::opt_color(i, Command::Genmove)
+    ),
+    spec!(
+        "reg_genmove",
+        "[<colour>]",
+        "choose a move as genmove does, without playing it",
+        |i| parse::opt_color(i, Command::RegGenmove)
+    ),
+    spec!(
+        "legal",
+        "",
+        "legal moves of the side on move in a1..h8 order, or pass",
+        |i| parse::none(i, Command::Legal)
+    ),
+    spec!("discs", "", "disc counts (and supplies in classic)", |i| {
+        parse::none(i, Command::Discs)
+    }),
+    spec!(
+        "history",
+        "",
+        "every ply since the start, passes included",
+        |i| parse::none(i, Command::History)
+    ),
+    spec!("undo", "[n]", "take back n plies (default 1)", |i| {
+        parse::opt_count(i, Command::Undo)
+    }),
+    spec!("redo", "[n]", "replay n undone plies (default 1)", |i| {
+        parse::opt_count(i, Command::Redo)
+    }),
+    spec!(
+        "final_score",
+        "",
+        "result of a finished game: B+n, W+n or 0",
+        |i| parse::none(i, Command::FinalScore)
+    ),
+    spec!(
+        "setboard",
+        "<board> <side> [<black supply> <red supply>]",
+        "start a game from an OBF board (64 of X O -) and side (X or O)",
+        parse::setboard
+    ),
+    spec!(
+        "showboard",
+        "",
+        "the board, legal moves marked *, side on move and discs",
+        |i| parse::none(i, Command::ShowBoard)
+    ),
+    spec!(
+        "solve",
+        "",
+        "best move and exact final disc difference for the side on move",
+        |i| parse::none(i, Command::Solve)
+    ),
+    spec!(
+        "hint",
+        "[n]",
+        "up to n best moves with scores, one per line (default 1)",
+        |i| parse::opt_count(i, Command::Hint)
+    ),
+    spec!(
+        "time_settings",
+        "<main> <byo-yomi time> <byo-yomi stones>",
+        "set both clocks (seconds)",
+        parse::time_settings
+    ),
+    spec!(
+        "kgs-time_settings",
+        "none|absolute <main>|byoyomi <main> <period> <periods>|canadian <main> <time> <stones>",
+        "set both clocks, KGS style (seconds)",
+        parse::kgs_time_settings
+    ),
+    spec!(
+        "time_left",
+        "<colour> <time> <stones>",
+        "correct one side's clock (stones 0: main time)",
+        parse::time_left
+    ),
+    spec!(
+        "set_option",
+        "<name> <value>",
+        "change an option (see options)",
+        parse::set_option
+    ),
+    spec!(
+        "get_option",
+        "<name>",
+        "an option's value",
+        parse::get_option
+    ),
+    spec!(
+        "options",
+        "",
+        "every option: name value default range description",
+        |i| parse::none(i, Command::Options)
+    ),
+    spec!(
+        "perft",
+        "<depth>",
+        "leaves of the game tree below the current position",
+        parse::perft
+    ),
+    spec!(
+        "bench",
+        "",
+        "the fixed search benchmark: N nodes M nps",
+        |i| parse::none(i, Command::Bench)
+    ),
+    spec!(
+        "stop",
+        "",
+        "interrupt the running search, which answers its best move so far",
+        |i| parse::none(i, Command::Stop)
+    ),
+];
+
+/// The table row for a command name (names are matched in any case).
+pub fn lookup(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+}

@@ -1,0 +1,718 @@
+//! The protocol as a user sees it: exact answers for every command, framing,
+//! malformed input, pipelining, `stop` and `quit`.
+
+mod common;
+
+use common::{answers, ask, legal_after, run, run_bytes, Live};
+use mollett::Variant;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const START_LEGAL: [&str; 4] = ["d3", "c4", "f5", "e6"];
+
+/// White (O) to move must pass: black a1, white b1; black can take c1.
+fn white_must_pass() -> String {
+    format!("setboard XO{} O\n", "-".repeat(62))
+}
+
+/// `0`, `0.00`, or a signed integer or two-decimal number: `+18`, `-4`, `+1.25`.
+fn is_score(s: &str) -> bool {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let Some(d) = s.strip_prefix('+').or(s.strip_prefix('-')) else {
+        return s == "0" || s == "0.00";
+    };
+    match d.split_once('.') {
+        None => digits(d) && d != "0",
+        Some((i, f)) => digits(i) && f.len() == 2 && digits(f) && d != "0.00",
+    }
+}
+
+#[test]
+fn framing_ids_comments_blank_lines_tabs_cr() {
+    let out = run("5 protocol_version\n7 foo\n# only a comment\n\n   \n\t1\tname\t# trailing\r\nname\r\n12 play c4\nplay\n3 clear_board\n");
+    assert_eq!(
+        out,
+        "=5 2\n\n?7 unknown command\n\n=1 Mollett\n\n= Mollett\n\n=12\n\n? syntax error, expected: play [<colour>] <move>\n\n=3\n\n"
+    );
+}
+
+#[test]
+fn control_characters_are_removed() {
+    assert_eq!(run("na\x00m\x07e\x7f\n"), "= Mollett\n\n");
+    // A line of control characters only is blank: no answer.
+    assert_eq!(run("\x01\x02\r\nname\n"), "= Mollett\n\n");
+}
+
+#[test]
+fn core_commands() {
+    let a = ask("protocol_version\nname\nversion\nknown_command play\nknown_command foo\nknown_command list_games\nboardsize 8\nboardsize 19\nkomi 6.5\nkomi -1\nkomi x\nlist_games\nset_game Othello\nset_game reversi\nset_game Go\nstop\n");
+    assert_eq!(
+        a,
+        [
+            "= 2",
+            "= Mollett",
+            &format!("= {}", env!("CARGO_PKG_VERSION")),
+            "= true",
+            "= false",
+            "= true",
+            "=",
+            "? unacceptable size",
+            "=",
+            "=",
+            "? syntax error, expected: komi <komi>",
+            "= Othello",
+            "=",
+            "=",
+            "? unsupported game",
+            "=",
+        ]
+    );
+}
+
+#[test]
+fn list_commands_known_command_and_help_agree() {
+    let a = ask("list_commands\nhelp\n");
+    let names: Vec<&str> = a[0].trim_start_matches("= ").lines().collect();
+    assert!(names.contains(&"list_games"), "Quarry needs list_games");
+    for required in [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+    ] {
+        assert!(names.contains(&required), "{required} missing");
+    }
+    let help: Vec<&str> = a[1].trim_start_matches("= ").lines().collect();
+    assert_eq!(help.len(), names.len());
+    let script: String = names
+        .iter()
+        .map(|n| format!("known_command {n}\nhelp {n}\n"))
+        .collect();
+    let b = ask(&script);
+    for (i, name) in names.iter().enumerate() {
+        assert_eq!(b[2 * i], "= true");
+        assert!(
+            b[2 * i + 1].starts_with(&format!("= {name}")),
+            "{}",
+            b[2 * i + 1]
+        );
+        assert_eq!(help[i], b[2 * i + 1].trim_start_matches("= "));
+    }
+    assert_eq!(ask("help nothing\n"), ["? unknown command"]);
+}
+
+#[test]
+fn legal_moves_at_the_start() {
+    assert_eq!(ask("legal\n"), ["= d3 c4 f5 e6"]);
+    assert_eq!(
+        answers(&run_bytes(Variant::Classic, b"legal\n")),
+        ["= d4 e4 d5 e5"]
+    );
+    assert_eq!(ask("newgame classic\nlegal\n")[1], "= d4 e4 d5 e5");
+    // White first in modern: white brackets black's e4 and d5.
+    assert_eq!(ask("newgame modern white\nlegal\n")[1], "= e3 f4 c5 d6");
+}
+
+#[test]
+fn play_discs_history() {
+    let a = ask("play c4\ndiscs\nhistory\nplay white C3\nplay b D3\nhistory\n");
+    assert_eq!(
+        a,
+        ["=", "= black 4 white 1", "= c4", "=", "=", "= c4 c3 d3"]
+    );
+}
+
+#[test]
+fn classic_placements_and_supplies() {
+    let a = ask("newgame classic\ndiscs\nplay d4\nplay red e4\nplay d5\nplay r e5\ndiscs\nlegal\nshowboard\n");
+    assert_eq!(a[1], "= black 0 red 0 supply 32 32");
+    assert_eq!(&a[2..6], ["=", "=", "=", "="]);
+    assert_eq!(a[6], "= black 2 red 2 supply 30 30");
+    // Parallel columns: black d4 d5, red e4 e5.
+    assert_eq!(a[7], "= f3 f4 f5 f6");
+    assert!(
+        a[8].ends_with("\nblack to move\nblack 2 red 2 supply 30 30"),
+        "{}",
+        a[8]
+    );
+    // Colours answer in the variant's own names; white is accepted for red.
+    assert_eq!(
+        ask("newgame classic white\nshowboard\n")[1].lines().nth(10),
+        Some("red to move")
+    );
+}
+
+#[test]
+fn wrong_colour() {
+    assert_eq!(
+        ask("play white d3\ngenmove white\nreg_genmove w\nhistory\n"),
+        ["? wrong colour", "? wrong colour", "? wrong colour", "="]
+    );
+}
+
+#[test]
+fn colour_not_on_move_when_the_side_on_move_must_pass() {
+    let setup = white_must_pass();
+    assert_eq!(legal_after(&setup), ["pass"]);
+    let a = ask(&format!(
+        "{setup}play black c1\nhistory\ndiscs\nlegal\nfinal_score\n"
+    ));
+    assert_eq!(
+        &a[1..],
+        ["=", "= pass c1", "= black 3 white 0", "=", "= B+3"]
+    );
+    // The explicit pass is fine too, and a move for white is not.
+    assert_eq!(
+        ask(&format!(
+            "{setup}play c1\nplay black pass\nplay white pass\nhistory\n"
+        ))[1..],
+        ["? illegal move", "? illegal move", "=", "= pass"]
+    );
+    // genmove for the other colour records the pass (c1 is forced).
+    assert_eq!(
+        ask(&format!("{setup}genmove black\nhistory\n"))[1..],
+        ["= c1", "= pass c1"]
+    );
+    assert_eq!(
+        ask(&format!("{setup}genmove\nhistory\n"))[1..],
+        ["= pass", "= pass"]
+    );
+    assert_eq!(
+        ask(&format!("{setup}reg_genmove b\nreg_genmove\nhistory\n"))[1..],
+        ["= c1", "= pass", "="]
+    );
+}
+
+#[test]
+fn game_over_answers() {
+    let over = format!("{}play black c1\n", white_must_pass());
+    let a = ask(&format!("{over}play d1\nplay white d1\ngenmove\nreg_genmove\nsolve\nhint 2\nlegal\nfinal_score\nset_option scoring empties\nfinal_score\n"));
+    assert_eq!(
+        &a[2..],
+        [
+            "? game over",
+            "? game over",
+            "? game over",
+            "? game over",
+            "? game over",
+            "? game over",
+            "=",
+            "= B+3",
+            "=",
+            "= B+64"
+        ]
+    );
+    assert_eq!(ask("final_score\n"), ["? game not over"]);
+    // White wins: W+; a draw: 0.
+    assert_eq!(
+        ask(&format!("setboard OX{} X\nfinal_score\n", "-".repeat(62)))[1],
+        "? game not over"
+    );
+    assert_eq!(
+        ask(&format!("setboard OO{} X\nfinal_score\n", "-".repeat(62)))[1],
+        "= W+2"
+    );
+    assert_eq!(
+        ask(&format!("setboard X{}O X\nfinal_score\n", "-".repeat(62)))[1],
+        "= 0"
+    );
+}
+
+#[test]
+fn undo_and_redo() {
+    let a = ask("play c4\nplay c3\nundo\nhistory\nundo 2\nundo\nlegal\nredo 2\nhistory\nredo\nundo 0\nundo x\n");
+    assert_eq!(
+        a,
+        [
+            "=",
+            "=",
+            "=",
+            "= c4",
+            "? cannot undo",
+            "=",
+            "= d3 c4 f5 e6",
+            "=",
+            "= c4 c3",
+            "? cannot redo",
+            "=",
+            "? syntax error, expected: undo [n]"
+        ]
+    );
+    // A new move drops the redo list.
+    assert_eq!(ask("play c4\nundo\nplay d3\nredo\n")[3], "? cannot redo");
+}
+
+#[test]
+fn showboard_draws_the_position() {
+    let a = ask("showboard\n");
+    assert_eq!(
+        a[0],
+        "=\n  a b c d e f g h\n1 . . . . . . . .\n2 . . . . . . . .\n3 . . . * . . . .\n4 . . * O X . . .\n5 . . . X O * . .\n6 . . . . * . . .\n7 . . . . . . . .\n8 . . . . . . . .\nblack to move\nblack 2 white 2"
+    );
+    let pass = ask(&format!("{}showboard\n", white_must_pass()));
+    assert!(
+        pass[1].starts_with("=\n  a b c d e f g h\n1 X O . . . . . .\n"),
+        "{}",
+        pass[1]
+    );
+    assert!(pass[1].ends_with("\nwhite to move, must pass\nblack 1 white 1"));
+}
+
+#[test]
+fn setboard_and_its_errors() {
+    let board = "-".repeat(27) + "OX------XO" + &"-".repeat(27);
+    let a = ask(&format!("setboard {board} X\nlegal\nhistory\ndiscs\n"));
+    assert_eq!(a, ["=", "= d3 c4 f5 e6", "=", "= black 2 white 2"]);
+    let bad = [
+        format!("setboard {} X", "-".repeat(63)),
+        format!("setboard {}Z X", "-".repeat(63)),
+        format!("setboard {board} Y"),
+        format!("setboard {board} X 30 30"),
+        format!("setboard {board}"),
+        "setboard".to_string(),
+    ];
+    for line in bad {
+        let a = ask(&format!("play c4\n{line}\nhistory\n"));
+        assert!(a[1].starts_with('?'), "{line}: {}", a[1]);
+        assert_eq!(a[2], "= c4", "{line} changed the game");
+    }
+    // Classic: supplies given, or derived; they must add up with the discs.
+    let classic = |rest: &str| {
+        answers(&run_bytes(
+            Variant::Classic,
+            format!("setboard {board} X{rest}\ndiscs\n").as_bytes(),
+        ))
+    };
+    assert_eq!(classic(" 30 30"), ["=", "= black 2 red 2 supply 30 30"]);
+    assert_eq!(classic(""), ["=", "= black 2 red 2 supply 30 30"]);
+    assert_eq!(
+        classic(" 31 30")[0],
+        "? supplies and discs on the board must add up to 64"
+    );
+    assert_eq!(classic(" 33 29")[0], "? supplies must be 0 to 32");
+}
+
+/// Every kind of bad line gets `?` and changes neither board nor history.
+#[test]
+fn malformed_lines_change_nothing() {
+    let setup = b"play c4\nplay c3\nundo\n".to_vec();
+    let probe = b"showboard\nhistory\ndiscs\nget_option depth\n";
+    let mut long = b"play ".to_vec();
+    long.extend(std::iter::repeat_n(b'd', 5000));
+    long.push(b'\n');
+    let bad: Vec<Vec<u8>> = vec![
+        b"foo\n".to_vec(),
+        b"3 frobnicate d3\n".to_vec(),
+        b"play\n".to_vec(),
+        b"play z9\n".to_vec(),
+        b"play a1\n".to_vec(),
+        b"play d3 d3\n".to_vec(),
+        b"play black\n".to_vec(),
+        b"play purple d3\n".to_vec(),
+        b"play white d3\n".to_vec(),
+        b"genmove purple\n".to_vec(),
+        b"undo 5\n".to_vec(),
+        b"undo x\n".to_vec(),
+        b"redo 2\n".to_vec(),
+        b"newgame chess\n".to_vec(),
+        b"newgame modern black extra\n".to_vec(),
+        b"boardsize 10\n".to_vec(),
+        b"boardsize\n".to_vec(),
+        b"known_command\n".to_vec(),
+        b"set_option depth 99\n".to_vec(),
+        b"set_option depth\n".to_vec(),
+        b"set_option colour red\n".to_vec(),
+        b"setboard xx X\n".to_vec(),
+        b"time_left green 10 0\n".to_vec(),
+        b"time_settings 1 2\n".to_vec(),
+        b"kgs-time_settings sometimes\n".to_vec(),
+        b"hint 0\n".to_vec(),
+        b"perft 61\n".to_vec(),
+        b"perft -1\n".to_vec(),
+        b"final_score\n".to_vec(),
+        b"set_game Chess\n".to_vec(),
+        long,
+        b"\x00\xff\xfe\x80garbage\n".to_vec(),
+        b"play \xc3\x28\n".to_vec(),
+        "pl\u{e4}y d3\n".as_bytes().to_vec(),
+        b"9\n".to_vec(),
+    ];
+    let mut reference = setup.clone();
+    reference.extend_from_slice(probe);
+    let expected = answers(&run_bytes(Variant::Modern, &reference))[3..].to_vec();
+    assert_eq!(expected[1], "= c4");
+    for line in bad {
+        let mut input = setup.clone();
+        input.extend_from_slice(&line);
+        input.extend_from_slice(probe);
+        let a = answers(&run_bytes(Variant::Modern, &input));
+        assert_eq!(a.len(), 8, "{:?}: {a:?}", String::from_utf8_lossy(&line));
+        assert!(
+            a[3].starts_with('?'),
+            "{:?} got {}",
+            String::from_utf8_lossy(&line),
+            a[3]
+        );
+        assert!(!a[3].contains('\n'));
+        assert_eq!(
+            a[4..],
+            expected[..],
+            "{:?} changed the session",
+            String::from_utf8_lossy(&line)
+        );
+    }
+}
+
+#[test]
+fn errors_carry_the_id() {
+    let mut long = b"42 play ".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 5000));
+    long.extend_from_slice(b"\n8 play \xff\n9 play a1\n");
+    assert_eq!(
+        answers(&run_bytes(Variant::Modern, &long)),
+        [
+            "?42 line too long (more than 4096 bytes)",
+            "?8 invalid UTF-8",
+            "?9 illegal move"
+        ]
+    );
+}
+
+#[test]
+fn genmove_plays_a_legal_move_and_reg_genmove_does_not() {
+    let a = ask("set_option movetime 50\nreg_genmove\nhistory\ngenmove black\nhistory\n");
+    let reg = a[1].trim_start_matches("= ");
+    assert!(START_LEGAL.contains(&reg), "{reg}");
+    assert_eq!(a[2], "=");
+    let mv = a[3].trim_start_matches("= ");
+    assert!(START_LEGAL.contains(&mv), "{mv}");
+    assert_eq!(a[4], format!("= {mv}"));
+}
+
+#[test]
+fn solve_and_hint_formats() {
+    // Two empties (a1 b1), black to move: small enough to solve at once.
+    let board = format!("--OOOOOXOOXXXXXX{}", "X".repeat(48));
+    let live = Live::new(Variant::Modern);
+    live.send(&format!(
+        "setboard {board} X\nlegal\nsolve\nhint 3\nhistory\n"
+    ));
+    let a = live.wait(5, Duration::from_secs(10));
+    assert_eq!(a[0], "=");
+    let legal: Vec<&str> = a[1].trim_start_matches("= ").split(' ').collect();
+    let solve: Vec<&str> = a[2].trim_start_matches("= ").split(' ').collect();
+    assert_eq!(solve.len(), 2, "{}", a[2]);
+    assert!(legal.contains(&solve[0]), "{}", a[2]);
+    assert!(is_score(solve[1]), "{}", a[2]);
+    let hints: Vec<&str> = a[3].trim_start_matches("= ").lines().collect();
+    assert!(!hints.is_empty() && hints.len() <= 3);
+    for h in &hints {
+        let (mv, score) = h.split_once(' ').unwrap();
+        assert!(legal.contains(&mv) && is_score(score), "{h}");
+    }
+    assert_eq!(a[4], "=", "solve and hint must not play");
+    live.close(Duration::from_secs(5));
+}
+
+/// A whole game driven the way Quarry drives it: `genmove <colour>` for each
+/// side in turn, never a pass; a side with no move is skipped.
+#[test]
+fn a_whole_game_without_passes_sent() {
+    let live = Live::new(Variant::Modern);
+    live.send("list_games\nset_game Othello\nboardsize 8\nclear_board\nset_option movetime 20\ntime_settings 60 0 0\n");
+    let mut count = 6;
+    assert!(live
+        .wait(count, Duration::from_secs(5))
+        .iter()
+        .all(|a| a.starts_with('=')));
+    let ask_live = |line: &str, count: &mut usize| -> String {
+        live.send(line);
+        *count += 1;
+        live.wait(*count, Duration::from_secs(10)).pop().unwrap()
+    };
+    let mut colour = "black";
+    let other = |c: &str| if c == "black" { "white" } else { "black" };
+    let (mut plies, mut skipped) = (0, 0);
+    loop {
+        let legal = ask_live("legal\n", &mut count);
+        if legal == "=" {
+            break;
+        }
+        if legal == "= pass" {
+            colour = other(colour);
+            skipped += 1;
+        }
+        let mv = ask_live(&format!("genmove {colour}\n"), &mut count);
+        let mv = mv
+            .strip_prefix("= ")
+            .unwrap_or_else(|| panic!("genmove {colour}: {mv}"));
+        assert_ne!(mv, "pass");
+        // The rules core agrees that the move was legal.
+        assert_eq!(ask_live("undo\n", &mut count), "=");
+        assert_eq!(ask_live(&format!("play {colour} {mv}\n"), &mut count), "=");
+        plies += 1;
+        colour = other(colour);
+        assert!(plies <= 60);
+    }
+    let score = ask_live("final_score\n", &mut count);
+    assert!(
+        score == "= 0" || score.starts_with("= B+") || score.starts_with("= W+"),
+        "{score}"
+    );
+    let history = ask_live("history\n", &mut count);
+    let moves: Vec<&str> = history.trim_start_matches("= ").split(' ').collect();
+    assert_eq!(moves.iter().filter(|m| **m != "pass").count(), plies);
+    assert_eq!(moves.iter().filter(|m| **m == "pass").count(), skipped);
+    live.close(Duration::from_secs(5));
+}
+
+#[test]
+fn options_round_trip_and_rejection() {
+    let a = ask("set_option depth 5\nget_option depth\nset_option depth 61\nget_option depth\nset_option scoring EMPTIES\nget_option scoring\nset_option randomness 2.5\nget_option randomness\nset_option nope 1\nget_option nope\nset_option threads 0\nset_option movetime -5\noptions\n");
+    assert_eq!(
+        &a[..12],
+        [
+            "=",
+            "= 5",
+            "? value out of range: depth takes 0..60",
+            "= 5",
+            "=",
+            "= empties",
+            "=",
+            "= 2.5",
+            "? unknown option: nope",
+            "? unknown option: nope",
+            "? value out of range: threads takes 1..256",
+            "? invalid value: movetime takes an integer",
+        ]
+    );
+    let listing: Vec<&str> = a[12].trim_start_matches("= ").lines().collect();
+    for name in [
+        "threads",
+        "hash",
+        "depth",
+        "movetime",
+        "nodes",
+        "scoring",
+        "randomness",
+        "seed",
+        "endgame",
+        "margin",
+    ] {
+        assert!(
+            listing.iter().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} not listed"
+        );
+    }
+    assert!(listing.contains(
+        &"depth 5 default 0 range 0..60 deepest midgame iteration per move (0: no limit)"
+    ));
+}
+
+#[test]
+fn time_commands_never_fail() {
+    let a = ask("time_settings 300 0 0\ntime_settings 0 30 0\ntime_settings 600 30 5\ntime_left black 120 0\ntime_left white 25.5 3\ntime_left b 0 0\nkgs-time_settings none\nkgs-time_settings absolute 60\nkgs-time_settings byoyomi 60 10 5\nkgs-time_settings canadian 60 30 10\ntime_left red 59 0\ngenmove\n");
+    assert!(a[..11].iter().all(|x| x == "="), "{a:?}");
+    assert!(START_LEGAL.contains(&a[11].trim_start_matches("= ")));
+}
+
+#[test]
+fn perft_and_bench() {
+    // After c4: a quarter of the 56, as the four openings are symmetric.
+    assert_eq!(
+        ask("perft 0\nperft 1\nperft 3\nplay c4\nperft 2\n"),
+        ["= 1", "= 4", "= 56", "=", "= 14"]
+    );
+    assert_eq!(
+        answers(&run_bytes(Variant::Classic, b"perft 3\nperft 5\n")),
+        ["= 24", "= 96"]
+    );
+    let b = ask("bench\n");
+    let words: Vec<&str> = b[0].trim_start_matches("= ").split(' ').collect();
+    assert_eq!(words.len(), 4, "{}", b[0]);
+    assert!(
+        words[0].parse::<u64>().is_ok()
+            && words[1] == "nodes"
+            && words[2].parse::<u64>().is_ok()
+            && words[3] == "nps"
+    );
+}
+
+#[test]
+fn newgame_and_clear_board() {
+    let a = ask("play c4\nnewgame\nhistory\nnewgame classic red\nlegal\nplay e4\ndiscs\nclear_board\nshowboard\nnewgame modern\ndiscs\n");
+    assert_eq!(
+        &a[..7],
+        [
+            "=",
+            "=",
+            "=",
+            "=",
+            "= d4 e4 d5 e5",
+            "=",
+            "= black 0 red 1 supply 32 31"
+        ]
+    );
+    assert!(
+        a[8].ends_with("\nblack to move\nblack 0 red 0 supply 32 32"),
+        "{}",
+        a[8]
+    );
+    assert_eq!(a[10], "= black 2 white 2");
+}
+
+/// GUIs write several commands before reading: answers come in order, and
+/// commands arriving during a search wait for it.
+#[test]
+fn pipelined_commands_are_answered_in_order() {
+    let live = Live::new(Variant::Modern);
+    live.send(
+        "1 set_option movetime 200\n2 genmove\n3 history\n4 legal\n5 name\n6 bogus\n7 discs\n",
+    );
+    let a = live.wait(7, Duration::from_secs(10));
+    let ids: Vec<&str> = a
+        .iter()
+        .map(|x| x[1..].split(' ').next().unwrap())
+        .collect();
+    assert_eq!(ids, ["1", "2", "3", "4", "5", "6", "7"]);
+    let mv = a[1].strip_prefix("=2 ").unwrap();
+    assert!(START_LEGAL.contains(&mv));
+    assert_eq!(a[2], format!("=3 {mv}"));
+    assert_eq!(a[4], "=5 Mollett");
+    assert_eq!(a[5], "?6 unknown command");
+    assert_eq!(a[6], "=7 black 4 white 1");
+    live.close(Duration::from_secs(5));
+}
+
+#[test]
+fn stop_answers_the_best_move_so_far() {
+    let live = Live::new(Variant::Modern);
+    live.send("set_option movetime 0\nset_option depth 0\nset_option nodes 0\nset_option endgame 0\ngenmove\n");
+    std::thread::sleep(Duration::from_millis(150));
+    let t = Instant::now();
+    live.send("showboard\n10 stop\n");
+    let a = live.wait(7, Duration::from_secs(5));
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    let mv = a[4].trim_start_matches("= ");
+    assert!(START_LEGAL.contains(&mv), "{mv}");
+    assert!(
+        a[5].contains("white to move"),
+        "showboard came after the search"
+    );
+    assert_eq!(a[6], "=10");
+    live.close(Duration::from_secs(5));
+}
+
+#[test]
+fn end_of_input_stops_the_search_and_answers_it() {
+    let live = Live::new(Variant::Modern);
+    live.send(
+        "set_option movetime 0\nset_option depth 0\nset_option endgame 0\ngenmove\nhistory\n",
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    let out = live.close(Duration::from_secs(5));
+    let a = answers(&out);
+    assert_eq!(a.len(), 5);
+    let mv = a[3].trim_start_matches("= ");
+    assert!(START_LEGAL.contains(&mv));
+    assert_eq!(a[4], format!("= {mv}"));
+}
+
+/// Runs the binary, keeping stdin open, and waits for it to exit by itself.
+fn run_binary_until_exit(input: &str, close_stdin: bool) -> (String, Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the engine");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    if close_stdin {
+        drop(stdin);
+    } else {
+        std::mem::forget(stdin);
+    }
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("the engine did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let elapsed = start.elapsed();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    (out, elapsed)
+}
+
+#[test]
+fn quit_exits_at_once_even_mid_search() {
+    let (out, _) = run_binary_until_exit("1 name\n2 quit\n3 name\n", false);
+    assert_eq!(out, "=1 Mollett\n\n=2\n\n");
+    let (out, elapsed) =
+        run_binary_until_exit("set_option movetime 0\nset_option depth 0\nset_option endgame 0\n5 genmove\n6 name\n7 quit\n", false);
+    assert!(elapsed < Duration::from_secs(3), "quit took {elapsed:?}");
+    let a = answers(&out);
+    assert_eq!(a.len(), 6, "{out}");
+    // Either the search finished before quit arrived, or it was interrupted.
+    assert!(
+        a[3] == "?5 interrupted by quit" || START_LEGAL.contains(&a[3].trim_start_matches("=5 ")),
+        "{}",
+        a[3]
+    );
+    assert!(a[4] == "?6 interrupted by quit" || a[4] == "=6 Mollett");
+    assert_eq!(a[5], "=7");
+}
+
+/// perft 14 takes hours: these only pass if the job is really interrupted.
+#[test]
+fn quit_and_stop_interrupt_a_long_perft() {
+    let (out, elapsed) = run_binary_until_exit("1 perft 14\n2 name\n3 quit\n", false);
+    assert!(elapsed < Duration::from_secs(3), "quit took {elapsed:?}");
+    assert_eq!(
+        out,
+        "?1 interrupted by quit\n\n?2 interrupted by quit\n\n=3\n\n"
+    );
+    let live = Live::new(Variant::Modern);
+    live.send("1 perft 14\n2 name\n");
+    std::thread::sleep(Duration::from_millis(100));
+    live.send("3 stop\n");
+    let a = live.wait(3, Duration::from_secs(3));
+    assert_eq!(a, ["?1 perft stopped", "=2 Mollett", "=3"]);
+    live.close(Duration::from_secs(3));
+}
+
+#[test]
+fn binary_exits_at_end_of_input() {
+    let (out, elapsed) =
+        run_binary_until_exit("set_option movetime 0\nset_option depth 0\ngenmove\n", true);
+    assert!(elapsed < Duration::from_secs(3));
+    let a = answers(&out);
+    assert!(
+        START_LEGAL.contains(&a[2].trim_start_matches("= ")),
+        "{out}"
+    );
+}
