@@ -139,7 +139,16 @@ mod tests {
     fn flips_ref(p: u64, o: u64, sq: u32) -> u64 {
         let (c0, r0) = ((sq % 8) as i32, (sq / 8) as i32);
         let mut all = 0;
-        for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        for (dc, dr) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
             let (mut c, mut r) = (c0 + dc, r0 + dr);
             let mut run = 0;
             while (0..8).contains(&c) && (0..8).contains(&r) && o >> (r * 8 + c) & 1 != 0 {

@@ -55,12 +55,24 @@ impl Position {
     }
 
     /// Builds a position from absolute discs.
-    pub fn from_colors(black: u64, white: u64, side: Color, variant: Variant, supply: [u8; 2]) -> Position {
+    pub fn from_colors(
+        black: u64,
+        white: u64,
+        side: Color,
+        variant: Variant,
+        supply: [u8; 2],
+    ) -> Position {
         let (player, opponent) = match side {
             Color::Black => (black, white),
             Color::White => (white, black),
         };
-        Position { player, opponent, side, variant, supply }
+        Position {
+            player,
+            opponent,
+            side,
+            variant,
+            supply,
+        }
     }
 
     /// Discs of one colour.
@@ -162,7 +174,9 @@ impl Position {
     pub fn legal_moves(&self) -> Vec<Move> {
         let m = self.moves();
         if m != 0 {
-            Bits(m).map(|i| Move::Place(Square::from_index(i))).collect()
+            Bits(m)
+                .map(|i| Move::Place(Square::from_index(i)))
+                .collect()
         } else if self.pass().moves() != 0 {
             vec![Move::Pass]
         } else {
@@ -212,7 +226,12 @@ impl Position {
     /// white, `-`/`.` empty) and a side (`X` or `O`). In classic, `supply`
     /// gives each side's discs in hand (black, then the second colour); when
     /// `None` they are 32 minus a balanced share of the discs on the board.
-    pub fn from_obf(board: &str, side: &str, variant: Variant, supply: Option<[u8; 2]>) -> Result<Position, PositionError> {
+    pub fn from_obf(
+        board: &str,
+        side: &str,
+        variant: Variant,
+        supply: Option<[u8; 2]>,
+    ) -> Result<Position, PositionError> {
         let chars: Vec<char> = board.chars().collect();
         if chars.len() != 64 {
             return Err(PositionError("board must have 64 squares"));
@@ -241,7 +260,11 @@ impl Position {
                         // started, and the side to move tells who started.
                         let n = (black | white).count_ones() as u8;
                         let (mover, other) = (n / 2, n - n / 2);
-                        let (b, w) = if side == Color::Black { (mover, other) } else { (other, mover) };
+                        let (b, w) = if side == Color::Black {
+                            (mover, other)
+                        } else {
+                            (other, mover)
+                        };
                         [CLASSIC_SUPPLY - b.min(32), CLASSIC_SUPPLY - w.min(32)]
                     }
                 };
@@ -250,7 +273,9 @@ impl Position {
                 }
                 // Every disc on the board was placed from a supply and none is ever removed.
                 if s[0] as u32 + s[1] as u32 + (black | white).count_ones() != 64 {
-                    return Err(PositionError("supplies and discs on the board must add up to 64"));
+                    return Err(PositionError(
+                        "supplies and discs on the board must add up to 64",
+                    ));
                 }
                 s
             }
@@ -261,7 +286,10 @@ impl Position {
     /// A stable 64-bit key for hashing, covering discs, side and supplies.
     pub fn key(&self) -> u64 {
         let mut h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= self.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+        h ^= self
+            .opponent
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            .rotate_left(31);
         if self.variant == Variant::Classic {
             h ^= ((self.supply[0] as u64) << 8 | self.supply[1] as u64 | (self.side as u64) << 16)
                 .wrapping_mul(0x1656_67B1_9E37_79F9);

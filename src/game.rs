@@ -40,7 +40,12 @@ impl Game {
     }
 
     pub fn from_position(start: Position) -> Game {
-        Game { start, positions: vec![start], moves: Vec::new(), redo: Vec::new() }
+        Game {
+            start,
+            positions: vec![start],
+            moves: Vec::new(),
+            redo: Vec::new(),
+        }
     }
 
     pub fn start(&self) -> &Position {
@@ -93,7 +98,10 @@ impl Game {
         }
         for _ in 0..n {
             let mv = self.redo.pop().expect("checked length");
-            let next = self.position().play(mv).expect("a redone move was legal before");
+            let next = self
+                .position()
+                .play(mv)
+                .expect("a redone move was legal before");
             self.positions.push(next);
             self.moves.push(mv);
         }

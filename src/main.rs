@@ -5,7 +5,11 @@ use mollett::{perft, Color, Position, Variant};
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "mollett", version, about = "A Reversi engine: modern (Othello) and classic rules, GTP-style protocol on stdin/stdout")]
+#[command(
+    name = "mollett",
+    version,
+    about = "A Reversi engine: modern (Othello) and classic rules, GTP-style protocol on stdin/stdout"
+)]
 struct Cli {
     /// Rule set at start-up: modern or classic.
     #[arg(long, global = true, default_value = "modern", value_parser = parse_variant)]
@@ -17,9 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the game tree to DEPTH plies from the start.
-    Perft {
-        depth: u32,
-    },
+    Perft { depth: u32 },
     /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
     Bench,
 }
@@ -45,7 +47,10 @@ fn main() {
                 let t = Instant::now();
                 let n = perft(&pos, d);
                 let secs = t.elapsed().as_secs_f64();
-                println!("perft {d:2} {n:>14} {secs:9.3} s {:>8.1} Mn/s", n as f64 / secs.max(1e-9) / 1e6);
+                println!(
+                    "perft {d:2} {n:>14} {secs:9.3} s {:>8.1} Mn/s",
+                    n as f64 / secs.max(1e-9) / 1e6
+                );
             }
         }
         Some(Command::Bench) => {

@@ -23,5 +23,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return moves.count_ones() as u64;
     }
-    Bits(moves).map(|i| perft(&pos.play_unchecked(Square::from_index(i)), depth - 1)).sum()
+    Bits(moves)
+        .map(|i| perft(&pos.play_unchecked(Square::from_index(i)), depth - 1))
+        .sum()
 }

@@ -41,7 +41,12 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col()) as char, (b'1' + self.row()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.col()) as char,
+            (b'1' + self.row()) as char
+        )
     }
 }
 
