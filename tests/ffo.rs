@@ -81,3 +81,9 @@ fn solve(problems: &[Problem], first: usize, count: usize) {
 fn ffo_1_to_19_are_solved_exactly() {
     solve(&read("fforum-1-19.obf"), 1, 19);
 }
+
+#[test]
+#[ignore]
+fn ffo_20_to_39_timings() {
+    solve(&read("fforum-20-39.obf"), 20, 8);
+}
