@@ -109,3 +109,16 @@ pub fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
         -(-beta).div_euclid(UNITS_PER_DISC),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::disc_window;
+
+    #[test]
+    fn disc_window_rounds_outwards() {
+        assert_eq!(disc_window(-150, 250), (-2, 3));
+        assert_eq!(disc_window(100, 101), (1, 2));
+        assert_eq!(disc_window(-100, 100), (-1, 1));
+        assert_eq!(disc_window(-1, 0), (-1, 0));
+    }
+}
