@@ -47,7 +47,7 @@ pub const MIN_LIMIT: f64 = 0.001;
 pub fn allocate(clock: &Clock, empties: u32, margin: Duration) -> Option<MoveTime> {
     let margin = margin.as_secs_f64();
     // About half the empties are ours to fill.
-    let own_moves = ((empties + 1) / 2).max(1) as f64;
+    let own_moves = empties.div_ceil(2).max(1) as f64;
 
     if clock.stones_left > 0 {
         // In a byo-yomi (Canadian) period: the period must cover `stones_left`

@@ -314,7 +314,7 @@ impl Engine {
                 }
             })
             .collect();
-        moves.sort_by(|a, b| b.score.cmp(&a.score));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         moves
     }
 }

@@ -86,6 +86,7 @@ impl Worker<'_> {
     /// Searches the root moves once in (`alpha`, `beta`): PVS for a plain
     /// search; for multi-PV, every move that might rank among the first
     /// `multi_pv` (or lie within `margin` of the best) gets an exact score.
+    #[allow(clippy::needless_range_loop)] // the loop reads and updates `moves[i]`
     fn root_pass(
         &mut self,
         moves: &mut [RootMove],
@@ -331,7 +332,7 @@ fn put_first(moves: &mut [RootMove], i: usize) {
 /// Best first, then the rest by score (bounds, mostly), stable.
 fn order(moves: &mut [RootMove], best: usize) {
     put_first(moves, best);
-    moves[1..].sort_by(|a, b| b.score.cmp(&a.score));
+    moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
 }
 
 /// The principal variation from `root`: its move, then the table's best
