@@ -50,13 +50,17 @@ pub struct Limits {
 /// Settings that persist between searches (from the option table).
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// Search threads (lazy SMP: helpers share the transposition table).
     pub threads: usize,
+    /// Transposition table size in megabytes.
     pub hash_mb: usize,
+    /// Final score rule, for exact solves and finished games.
     pub scoring: Scoring,
     /// With this many empties or fewer, play is solved exactly.
     pub endgame_empties: u32,
     /// Root moves within this many discs of the best may be chosen at random (0: deterministic).
     pub randomness: f64,
+    /// Seed of the random root choice (mixed with the position's key).
     pub seed: u64,
 }
 
