@@ -1,4 +1,7 @@
-//! Time management: from a clock to per-move limits. STUB: API fixed, body placeholder.
+//! Time management: from a clock to per-move limits.
+//!
+//! The rule of the house: the hard limit always leaves `margin` on the clock
+//! (for process and pipe latency), so the engine never loses on time.
 
 use std::time::Duration;
 
@@ -24,9 +27,186 @@ pub struct MoveTime {
     pub hard: Duration,
 }
 
+/// Own moves kept in reserve beyond the estimate of moves left, so the last
+/// moves of the game never get a thin slice.
+pub const RESERVE_MOVES: f64 = 2.0;
+/// Hard limit as a multiple of the soft target (room for a hard iteration).
+pub const HARD_FACTOR: f64 = 4.0;
+/// Largest share of the usable time (time left minus margin) one move may take.
+pub const MAX_SHARE: f64 = 0.4;
+/// Share of a byo-yomi period's per-stone time aimed for as the soft target.
+pub const BYO_SOFT_SHARE: f64 = 0.6;
+/// Share of one byo-yomi stone's time that a move still in main time may
+/// borrow: if main time runs out mid-move, the period takes over.
+pub const BYO_BORROW_SHARE: f64 = 0.5;
+/// Shortest limit ever returned: lets the search pick a legal move.
+pub const MIN_LIMIT: f64 = 0.001;
+
 /// Turns a clock into limits for one move with `empties` squares left.
 /// `margin` is kept back for process and pipe latency.
 pub fn allocate(clock: &Clock, empties: u32, margin: Duration) -> Option<MoveTime> {
-    let _ = (clock, empties, margin);
-    None
+    let margin = margin.as_secs_f64();
+    // About half the empties are ours to fill.
+    let own_moves = empties.div_ceil(2).max(1) as f64;
+
+    if clock.stones_left > 0 {
+        // In a byo-yomi (Canadian) period: the period must cover `stones_left`
+        // moves, each of which also loses the latency margin.
+        let stones = clock.stones_left as f64;
+        let usable = (clock.period_left - margin * stones).max(0.0);
+        let per_stone = usable / stones;
+        let hard = per_stone.min(clock.period_left - margin);
+        return Some(limits(per_stone * BYO_SOFT_SHARE, hard));
+    }
+    if clock.byo_time > 0.0 && clock.byo_stones == 0 {
+        return None;
+    }
+
+    let usable = (clock.main_left - margin).max(0.0);
+    let mut soft = usable / (own_moves + RESERVE_MOVES);
+    let mut hard = (soft * HARD_FACTOR).min(usable * MAX_SHARE);
+    if clock.byo_time > 0.0 {
+        // Main time followed by periods: the periods will pay for later moves,
+        // and this move may run a little into the first one.
+        let per_stone = ((clock.byo_time - margin * clock.byo_stones as f64)
+            / clock.byo_stones as f64)
+            .max(0.0);
+        soft += per_stone * BYO_SOFT_SHARE * 0.5;
+        hard = (hard + per_stone * BYO_BORROW_SHARE).max(soft);
+        hard = hard.min(usable + per_stone * BYO_BORROW_SHARE);
+    }
+    Some(limits(soft, hard))
+}
+
+/// Builds limits, with `soft <= hard` and both at least `MIN_LIMIT`.
+fn limits(soft: f64, hard: f64) -> MoveTime {
+    let hard = hard.max(MIN_LIMIT);
+    let soft = soft.clamp(MIN_LIMIT, hard);
+    MoveTime {
+        soft: Duration::from_secs_f64(soft),
+        hard: Duration::from_secs_f64(hard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+
+    fn absolute(main_left: f64) -> Clock {
+        Clock {
+            main_left,
+            ..Clock::default()
+        }
+    }
+
+    #[test]
+    fn absolute_time_never_exceeds_time_left_minus_margin() {
+        for &main in &[0.2, 0.5, 1.0, 5.0, 30.0, 300.0, 3600.0] {
+            for empties in 0..=60 {
+                for &margin in &[0u64, 50, 150] {
+                    let t = allocate(&absolute(main), empties, ms(margin)).unwrap();
+                    assert!(t.soft <= t.hard);
+                    let budget = main - margin as f64 / 1000.0;
+                    if budget > 0.01 {
+                        assert!(
+                            t.hard.as_secs_f64() <= budget,
+                            "main {main} empties {empties} margin {margin}: {t:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn absolute_time_spreads_over_the_game() {
+        let t = allocate(&absolute(300.0), 60, ms(50)).unwrap();
+        // About 300 s over ~30 own moves: a few seconds each, far from all of it.
+        assert!(
+            t.soft > Duration::from_secs(5) && t.soft < Duration::from_secs(15),
+            "{t:?}"
+        );
+        assert!(t.hard < Duration::from_secs(120));
+        // Fewer empties left means a bigger share.
+        let late = allocate(&absolute(100.0), 10, ms(50)).unwrap();
+        let early = allocate(&absolute(100.0), 50, ms(50)).unwrap();
+        assert!(late.soft > early.soft);
+    }
+
+    #[test]
+    fn tiny_time_left_gives_a_tiny_limit() {
+        for &left in &[0.0, 0.01, 0.05, 0.1] {
+            let t = allocate(&absolute(left), 30, ms(50)).unwrap();
+            assert!(t.hard <= ms(20), "left {left}: {t:?}");
+        }
+    }
+
+    #[test]
+    fn byo_yomi_splits_the_period_over_its_stones() {
+        let clock = Clock {
+            main_left: 0.0,
+            byo_time: 60.0,
+            byo_stones: 10,
+            stones_left: 10,
+            period_left: 60.0,
+        };
+        let t = allocate(&clock, 40, ms(100)).unwrap();
+        assert!(
+            t.hard.as_secs_f64() <= 6.0 && t.hard.as_secs_f64() > 4.0,
+            "{t:?}"
+        );
+        assert!(t.soft <= t.hard);
+        // The last stone of a nearly spent period.
+        let clock = Clock {
+            stones_left: 1,
+            period_left: 0.3,
+            ..clock
+        };
+        let t = allocate(&clock, 40, ms(100)).unwrap();
+        assert!(t.hard.as_secs_f64() <= 0.2 + 1e-9, "{t:?}");
+        // Japanese byo-yomi (one stone per period).
+        let clock = Clock {
+            main_left: 0.0,
+            byo_time: 10.0,
+            byo_stones: 1,
+            stones_left: 1,
+            period_left: 10.0,
+        };
+        let t = allocate(&clock, 20, ms(100)).unwrap();
+        assert!(t.hard.as_secs_f64() <= 9.9 + 1e-9 && t.hard.as_secs_f64() > 5.0);
+    }
+
+    #[test]
+    fn main_time_before_periods_may_borrow_a_little() {
+        let clock = Clock {
+            main_left: 1.0,
+            byo_time: 30.0,
+            byo_stones: 5,
+            stones_left: 0,
+            period_left: 0.0,
+        };
+        let t = allocate(&clock, 40, ms(50)).unwrap();
+        let per_stone = (30.0 - 0.25) / 5.0;
+        assert!(
+            t.hard.as_secs_f64() <= 0.95 + per_stone * BYO_BORROW_SHARE + 1e-9,
+            "{t:?}"
+        );
+        assert!(t.soft <= t.hard);
+    }
+
+    #[test]
+    fn byo_time_without_stones_means_no_limit() {
+        let clock = Clock {
+            main_left: 0.0,
+            byo_time: 1.0,
+            byo_stones: 0,
+            stones_left: 0,
+            period_left: 0.0,
+        };
+        assert_eq!(allocate(&clock, 30, ms(50)), None);
+    }
 }

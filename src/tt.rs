@@ -1,1 +1,200 @@
-//! Transposition table. STUB: to be written by the search work.
+//! Transposition table: a lockless hash of search results shared by all search threads.
+//!
+//! Each entry is two atomic words, `key ^ data` and `data` (the XOR trick of
+//! Hyatt's lockless hashing): a torn write by a racing thread fails the key
+//! check and reads as a miss. Moves read back are still only hints; the
+//! search checks them against the legal moves before use.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// How a stored score bounds the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score (a fail high).
+    Lower = 1,
+    /// The true value is at most the score (a fail low).
+    Upper = 2,
+    Exact = 3,
+}
+
+/// Depth stored for results of the exact endgame solver: deeper than any midgame search.
+pub const SOLVED_DEPTH: u8 = 127;
+
+/// "No move" in the 7-bit move field.
+const NO_MOVE: u8 = 64;
+
+/// Entries per bucket; a bucket is one 64-byte cache line.
+const BUCKET: usize = 4;
+
+/// One probed entry, unpacked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub score: i16,
+    pub depth: u8,
+    pub bound: Bound,
+    /// Best or refutation move: a square index, or `None`.
+    pub mv: Option<u8>,
+}
+
+impl Entry {
+    fn pack(self, generation: u8) -> u64 {
+        (self.score as u16 as u64)
+            | (self.depth as u64) << 16
+            | (self.bound as u64) << 24
+            | (self.mv.unwrap_or(NO_MOVE) as u64 & 0x7F) << 26
+            | (generation as u64) << 33
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 24) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        let mv = ((data >> 26) & 0x7F) as u8;
+        Some(Entry {
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8,
+            bound,
+            mv: if mv < 64 { Some(mv) } else { None },
+        })
+    }
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 33) as u8
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The shared table. Probes and stores take `&self`, so threads share it by reference.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    buckets: usize,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        TranspositionTable {
+            slots,
+            buckets,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            *s = Slot::default();
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Relaxed) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        // Multiply-shift maps the key's high bits onto any bucket count.
+        let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        &self.slots[i * BUCKET..(i + 1) * BUCKET]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for s in self.bucket(key) {
+            let data = s.data.load(Relaxed);
+            if s.check.load(Relaxed) ^ data == key {
+                return Entry::unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry for `key`, replacing the same key, else the shallowest or oldest entry.
+    #[inline]
+    pub fn store(&self, key: u64, entry: Entry) {
+        let generation = self.generation();
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, s) in bucket.iter().enumerate() {
+            let data = s.data.load(Relaxed);
+            if s.check.load(Relaxed) ^ data == key {
+                // Keep a solved result against any heuristic one, and a deeper
+                // result of this search unless the new one is exact.
+                if let Some(old) = Entry::unpack(data) {
+                    let solved = old.depth == SOLVED_DEPTH && entry.depth < SOLVED_DEPTH;
+                    let deeper = old.depth > entry.depth
+                        && entry.bound != Bound::Exact
+                        && generation_of(data) == generation;
+                    if solved || deeper {
+                        return;
+                    }
+                }
+                victim = i;
+                break;
+            }
+            let age = generation.wrapping_sub(generation_of(data)) as i32;
+            let worth = ((data >> 16) & 0xFF) as i32 - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let data = entry.pack(generation);
+        bucket[victim].check.store(key ^ data, Relaxed);
+        bucket[victim].data.store(data, Relaxed);
+    }
+
+    /// Size in megabytes as built.
+    pub fn megabytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let e = Entry {
+            score: -1234,
+            depth: 9,
+            bound: Bound::Upper,
+            mv: Some(63),
+        };
+        tt.store(0xDEAD_BEEF, e);
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(tt.probe(0xDEAD_BEEE), None);
+        let e2 = Entry {
+            score: 5,
+            depth: SOLVED_DEPTH,
+            bound: Bound::Exact,
+            mv: None,
+        };
+        tt.store(0xDEAD_BEEF, e2);
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(e2));
+        assert_eq!(tt.megabytes(), 1);
+    }
+}

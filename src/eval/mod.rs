@@ -1,1 +1,27 @@
-//! Static evaluation. STUB: to be written by the search work.
+//! Static evaluation: the interface the search calls, its units, and the handcrafted evaluator.
+//!
+//! The search only sees [`Evaluator`], so a learned pattern evaluation can
+//! replace [`Handcrafted`] later without touching the search.
+
+pub mod features;
+pub mod handcrafted;
+
+pub use handcrafted::{Handcrafted, Weights};
+
+use crate::board::Position;
+
+/// Evaluation units per disc: every internal score is in hundredths of a disc.
+pub const UNITS_PER_DISC: i32 = 100;
+
+/// Largest magnitude a static evaluation may return: strictly inside the range
+/// of exact final scores (±64 discs), so a heuristic never looks like a
+/// proven win by the whole board.
+pub const EVAL_LIMIT: i32 = 63 * UNITS_PER_DISC;
+
+/// A static evaluation of a position from the side to move's view.
+pub trait Evaluator: Send + Sync {
+    /// Expected final disc difference (side to move minus opponent), in
+    /// [`UNITS_PER_DISC`] units, within `±EVAL_LIMIT`. Called on positions
+    /// where the game is not over (the search scores finished games itself).
+    fn evaluate(&self, pos: &Position) -> i32;
+}

@@ -1,10 +1,24 @@
-//! Move choice: iterative deepening over a midgame search, and the exact
-//! endgame solver. STUB: the public API below is fixed; the bodies are placeholders.
+//! Move choice: the public search API and the engine that runs its threads.
+//!
+//! Iterative deepening drives a midgame PVS (`midgame.rs`) and, near the end
+//! or on request, the exact solver (`endgame.rs`); `root.rs` holds the root
+//! logic, `ordering.rs` move ordering, `params.rs` the tunables.
+
+mod endgame;
+mod midgame;
+mod ordering;
+pub mod params;
+mod root;
+mod worker;
 
 use crate::board::Position;
+use crate::eval::{Evaluator, Handcrafted, UNITS_PER_DISC};
 use crate::square::Move;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use crate::tt::TranspositionTable;
+use root::{pv_from_tt, Plan, RootMove};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+use worker::Worker;
 
 /// How the final disc count is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -36,13 +50,17 @@ pub struct Limits {
 /// Settings that persist between searches (from the option table).
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// Search threads (lazy SMP: helpers share the transposition table).
     pub threads: usize,
+    /// Transposition table size in megabytes.
     pub hash_mb: usize,
+    /// Final score rule, for exact solves and finished games.
     pub scoring: Scoring,
     /// With this many empties or fewer, play is solved exactly.
     pub endgame_empties: u32,
     /// Root moves within this many discs of the best may be chosen at random (0: deterministic).
     pub randomness: f64,
+    /// Seed of the random root choice (mixed with the position's key).
     pub seed: u64,
 }
 
@@ -88,38 +106,227 @@ pub struct SearchResult {
 /// The searcher: owns the transposition table and persists between moves.
 pub struct Engine {
     pub settings: Settings,
+    tt: TranspositionTable,
+    evaluator: Box<dyn Evaluator>,
+}
+
+/// Longest principal variation reported.
+const MAX_PV: usize = 60;
+
+fn to_discs(units: i32) -> f64 {
+    units as f64 / UNITS_PER_DISC as f64
 }
 
 impl Engine {
     pub fn new(settings: Settings) -> Engine {
-        Engine { settings }
+        Engine {
+            tt: TranspositionTable::new(settings.hash_mb),
+            settings,
+            evaluator: Box::new(Handcrafted::default()),
+        }
     }
 
     /// Applies new settings (resizing the table when the hash size changed).
     pub fn configure(&mut self, settings: Settings) {
+        if settings.hash_mb != self.settings.hash_mb {
+            self.tt = TranspositionTable::new(settings.hash_mb);
+        } else if settings.scoring != self.settings.scoring {
+            // Solved entries hold final scores under the old rule.
+            self.tt.clear();
+        }
         self.settings = settings;
     }
 
     /// Forgets everything learned (a new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Replaces the evaluation (e.g. by a learned one) and forgets the table built with the old one.
+    pub fn set_evaluator(&mut self, evaluator: Box<dyn Evaluator>) {
+        self.evaluator = evaluator;
+        self.tt.clear();
+    }
 
     /// Searches `pos` within `limits`. Returns early, with the best move so
     /// far, when `stop` becomes true. Progress goes to the log (stderr).
     pub fn search(&mut self, pos: &Position, limits: &Limits, stop: &AtomicBool) -> SearchResult {
-        let _ = (limits, stop);
-        let best = pos.legal_moves().first().copied().unwrap_or(Move::Pass);
+        let start = Instant::now();
+        let empties_to_winner = self.settings.scoring == Scoring::EmptiesToWinner;
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            let score = pos.final_score(empties_to_winner) as f64;
+            return SearchResult {
+                best: Move::Pass,
+                score,
+                exact: true,
+                depth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: Vec::new(),
+                lines: vec![ScoredMove {
+                    mv: Move::Pass,
+                    score,
+                }],
+            };
+        }
+        let moves = self.initial_order(pos, &legal);
+
+        let empties = pos.empty_count();
+        let endgame = limits.exact || empties <= self.settings.endgame_empties;
+        let multi_pv = limits.multi_pv.max(1).min(moves.len());
+        let margin = (self.settings.randomness > 0.0)
+            .then(|| (self.settings.randomness * UNITS_PER_DISC as f64).round() as i32);
+        let max_depth = match (endgame, limits.depth) {
+            (true, Some(d)) => d.min(params::ENDGAME_PRESEARCH_DEPTH),
+            (true, None) => params::ENDGAME_PRESEARCH_DEPTH,
+            (false, Some(d)) => d,
+            (false, None) => u32::MAX,
+        };
+        let plan = Plan {
+            endgame,
+            force_exact: limits.exact,
+            max_depth,
+            multi_pv,
+            margin,
+            start,
+            soft: limits.soft_time,
+            hard: limits.hard_time,
+            helper: 0,
+        };
+        let deadline = limits.hard_time.map(|h| start + h);
+        self.tt.new_search();
+
+        let done = AtomicBool::new(false);
+        let threads = self.settings.threads.max(1);
+        let (tt, eval) = (&self.tt, self.evaluator.as_ref());
+        let (report, nodes, moves) = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|h| {
+                    let mut moves = moves.clone();
+                    let plan = Plan {
+                        helper: h,
+                        ..plan.clone()
+                    };
+                    let done = &done;
+                    std::thread::Builder::new()
+                        .stack_size(params::THREAD_STACK)
+                        .spawn_scoped(s, move || {
+                            let mut w = Worker::new(
+                                tt,
+                                eval,
+                                empties_to_winner,
+                                stop,
+                                done,
+                                deadline,
+                                None,
+                            );
+                            w.think(&mut moves, &plan, empties);
+                            w.nodes
+                        })
+                        .expect("spawn a search thread")
+                })
+                .collect();
+            let (plan, done) = (&plan, &done);
+            let main = std::thread::Builder::new()
+                .stack_size(params::THREAD_STACK)
+                .spawn_scoped(s, move || {
+                    let mut moves = moves;
+                    let mut w = Worker::new(
+                        tt,
+                        eval,
+                        empties_to_winner,
+                        stop,
+                        done,
+                        deadline,
+                        limits.nodes,
+                    );
+                    let report = w.think(&mut moves, plan, empties);
+                    done.store(true, Relaxed);
+                    (report, w.nodes, moves)
+                })
+                .expect("spawn a search thread");
+            let (report, main_nodes, ordered) = main.join().expect("main search thread");
+            let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+            (report, main_nodes + helper_nodes, ordered)
+        });
+
+        let mut chosen = 0;
+        if let Some(m) = margin {
+            // Any move proven within `m` of the best may be played.
+            let candidates: Vec<usize> = (0..moves.len())
+                .filter(|&i| i == 0 || (moves[i].exact && moves[i].score >= moves[0].score - m))
+                .collect();
+            let r = splitmix64(self.settings.seed ^ pos.key());
+            chosen = candidates[(r % candidates.len() as u64) as usize];
+        }
+        let best = moves[chosen];
+        let score = if chosen == 0 {
+            report.score
+        } else {
+            best.score
+        };
+        let lines = if multi_pv > 1 {
+            moves[..multi_pv]
+                .iter()
+                .map(|m| ScoredMove {
+                    mv: m.mv,
+                    score: to_discs(m.score),
+                })
+                .collect()
+        } else {
+            vec![ScoredMove {
+                mv: best.mv,
+                score: to_discs(score),
+            }]
+        };
+        let time = start.elapsed();
+        log::debug!(
+            "bestmove {} score {:+.2} nodes {} time {:.3}s",
+            best.mv,
+            to_discs(score),
+            nodes,
+            time.as_secs_f64()
+        );
         SearchResult {
-            best,
-            score: 0.0,
-            exact: false,
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-            pv: vec![best],
-            lines: vec![ScoredMove {
-                mv: best,
-                score: 0.0,
-            }],
+            best: best.mv,
+            score: to_discs(score),
+            exact: report.exact,
+            depth: report.depth,
+            nodes,
+            time,
+            pv: pv_from_tt(&self.tt, &best, MAX_PV),
+            lines,
         }
     }
+
+    /// Root moves in a cheap first order (a one-ply evaluation), so that even
+    /// a search stopped at once answers with a sensible legal move.
+    fn initial_order(&self, pos: &Position, legal: &[Move]) -> Vec<RootMove> {
+        let mut moves: Vec<RootMove> = legal
+            .iter()
+            .map(|&mv| {
+                let child = pos.play(mv).expect("legal move");
+                let score = -self.evaluator.evaluate(&child)
+                    + mv.square()
+                        .map_or(0, |sq| ordering::SQUARE_PRIOR[sq.index()]);
+                RootMove {
+                    mv,
+                    child,
+                    score,
+                    exact: false,
+                }
+            })
+            .collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+        moves
+    }
+}
+
+/// SplitMix64: a tiny deterministic generator for the randomised move choice.
+fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -1,0 +1,160 @@
+//! Bitboard features the evaluation and move ordering share: regions, neighbours, stable discs.
+
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// b2 g2 b7 g7: diagonal neighbours of the corners.
+pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+/// Edge squares orthogonally next to a corner.
+pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+pub const COL_A: u64 = 0x0101_0101_0101_0101;
+pub const COL_H: u64 = 0x8080_8080_8080_8080;
+pub const ROW_1: u64 = 0x0000_0000_0000_00FF;
+pub const ROW_8: u64 = 0xFF00_0000_0000_0000;
+pub const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
+
+/// Corner index -> (corner, its X-square, its two C-squares).
+pub const CORNER_REGIONS: [(u64, u64, u64); 4] = [
+    (1 << 0, 1 << 9, (1 << 1) | (1 << 8)),
+    (1 << 7, 1 << 14, (1 << 6) | (1 << 15)),
+    (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
+    (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
+];
+
+/// The four 4x4 quadrants, used for parity.
+pub const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Squares next to any disc of `b` (in all eight directions).
+#[inline]
+pub fn neighbours(b: u64) -> u64 {
+    let h = ((b << 1) & !COL_A) | ((b >> 1) & !COL_H);
+    let hb = b | h;
+    h | (hb << 8) | (hb >> 8)
+}
+
+/// Union of the quadrants holding an odd number of empty squares.
+#[inline]
+pub fn odd_quadrants(empties: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// Masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
+struct Lines {
+    rows: [u64; 8],
+    cols: [u64; 8],
+    diag9: [u64; 15],
+    diag7: [u64; 15],
+}
+
+const fn make_lines() -> Lines {
+    let mut l = Lines {
+        rows: [0; 8],
+        cols: [0; 8],
+        diag9: [0; 15],
+        diag7: [0; 15],
+    };
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        l.rows[r] |= 1 << sq;
+        l.cols[c] |= 1 << sq;
+        l.diag9[c + 7 - r] |= 1 << sq;
+        l.diag7[c + r] |= 1 << sq;
+        sq += 1;
+    }
+    l
+}
+
+static LINES: Lines = make_lines();
+
+/// Squares whose line is full along each axis: (horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal).
+#[inline]
+fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
+    let mut full = (0, 0, 0, 0);
+    for &m in &LINES.rows {
+        if occupied & m == m {
+            full.0 |= m;
+        }
+    }
+    for &m in &LINES.cols {
+        if occupied & m == m {
+            full.1 |= m;
+        }
+    }
+    for &m in &LINES.diag9 {
+        if occupied & m == m {
+            full.2 |= m;
+        }
+    }
+    for &m in &LINES.diag7 {
+        if occupied & m == m {
+            full.3 |= m;
+        }
+    }
+    full
+}
+
+/// Discs of `p` that can never be flipped, found by contact: a disc is stable
+/// when along each of the four axes its line is full or one neighbour is the
+/// board's edge or a stable disc of its own colour. A lower bound on true stability.
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let (fh, fv, f9, f7) = full_lines(p | o);
+    // Per-axis conditions that do not depend on the stable set found so far.
+    let (base_h, base_v, base_9, base_7) = (
+        fh | COL_A | COL_H,
+        fv | ROW_1 | ROW_8,
+        f9 | BORDER,
+        f7 | BORDER,
+    );
+    let mut stable = 0u64;
+    loop {
+        let h = base_h | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
+        let v = base_v | (stable << 8) | (stable >> 8);
+        let d9 = base_9 | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
+        let d7 = base_7 | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
+        let next = p & h & v & d9 & d7;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::symmetry;
+
+    #[test]
+    fn a_lone_corner_is_stable_and_an_edge_run_from_it_too() {
+        // a1 b1 c1 for the player, d1 for the opponent, e1 empty.
+        let p = 0b111;
+        let o = 0b1000;
+        assert_eq!(stable_discs(p, o), 0b111);
+        // The opponent's d1 can be flipped from e1: not stable.
+        assert_eq!(stable_discs(o, p), 0);
+    }
+
+    #[test]
+    fn full_board_is_all_stable_and_symmetric() {
+        let p = 0x0F0F_0F0F_0F0F_0F0Fu64;
+        assert_eq!(stable_discs(p, !p), p);
+        let (pp, oo) = (0x0000_0000_0000_0307u64, 0x0000_0000_0000_0408u64);
+        let s = stable_discs(pp, oo);
+        for i in 0..8 {
+            assert_eq!(
+                stable_discs(symmetry(pp, i), symmetry(oo, i)),
+                symmetry(s, i)
+            );
+        }
+    }
+}

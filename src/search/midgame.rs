@@ -1,0 +1,124 @@
+//! The midgame search: fail-soft principal-variation alpha-beta with the transposition table.
+
+use super::ordering::MoveList;
+use super::params::INFINITY;
+use super::worker::Worker;
+use crate::board::Position;
+use crate::eval::UNITS_PER_DISC;
+use crate::tt::{Bound, Entry};
+
+impl Worker<'_> {
+    /// Value of `pos` for the side to move, searched `depth` plies deep, in
+    /// evaluation units. Fail-soft: a result <= `alpha` is an upper bound, >=
+    /// `beta` a lower bound. Returns 0 (to be ignored) once stopped.
+    pub fn pvs(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let moves = pos.moves();
+        if moves == 0 {
+            let passed = pos.pass();
+            if passed.moves() == 0 {
+                return self.final_units(pos);
+            }
+            // A pass costs no depth: it is forced and changes nothing on the board.
+            return -self.pvs(&passed, depth, -beta, -alpha);
+        }
+        let empties = pos.empty_count();
+        if depth >= empties as i32 {
+            // Deep enough to see the end: the exact solver is far faster.
+            let (a, b) = disc_window(alpha, beta);
+            return self.solve(pos, a, b, empties) * UNITS_PER_DISC;
+        }
+        if depth <= 0 {
+            return self.eval.evaluate(pos);
+        }
+
+        let key = pos.key();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
+                tt_move = Some(m);
+            }
+            if e.depth as i32 >= depth {
+                let s = e.score as i32;
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let list = MoveList::midgame(pos, moves, tt_move, depth, self.eval);
+        for (i, c) in list.as_slice().iter().enumerate() {
+            let mut v;
+            if i == 0 {
+                v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
+            } else {
+                v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(c.sq);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                score: best as i16,
+                depth: depth as u8,
+                bound,
+                mv: best_move,
+            },
+        );
+        best
+    }
+}
+
+/// The disc window that answers an evaluation-unit window (`alpha`, `beta`):
+/// exact scores are whole discs, so round outwards.
+#[inline]
+pub fn disc_window(alpha: i32, beta: i32) -> (i32, i32) {
+    (
+        alpha.div_euclid(UNITS_PER_DISC),
+        -(-beta).div_euclid(UNITS_PER_DISC),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::disc_window;
+
+    #[test]
+    fn disc_window_rounds_outwards() {
+        assert_eq!(disc_window(-150, 250), (-2, 3));
+        assert_eq!(disc_window(100, 101), (1, 2));
+        assert_eq!(disc_window(-100, 100), (-1, 1));
+        assert_eq!(disc_window(-1, 0), (-1, 0));
+    }
+}

@@ -1,0 +1,43 @@
+//! Search tunables in one place, each with why it has its value (a glossary for the option table).
+
+use crate::eval::UNITS_PER_DISC;
+
+/// Larger than any score: exact scores are at most 64 discs.
+pub const INFINITY: i32 = 100 * UNITS_PER_DISC;
+
+/// Half-width of the first aspiration window around the previous iteration's
+/// score, in evaluation units (2 discs; Othello scores swing between odd and even depths).
+pub const ASPIRATION_WINDOW: i32 = 2 * UNITS_PER_DISC;
+/// First iteration that uses an aspiration window (earlier ones are too unstable).
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+
+/// In endgame mode, the midgame iterations run before the solver only go
+/// this deep: enough to order root moves and to have a move if time runs out.
+pub const ENDGAME_PRESEARCH_DEPTH: u32 = 6;
+
+/// Do not start an iteration that, growing by this factor over the last one,
+/// would overrun the hard limit (Othello's effective branching factor is ~3).
+pub const ITERATION_GROWTH: f64 = 3.0;
+
+/// Nodes between checks of the clock, the stop flag and the node limit.
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// Midgame nodes at least this deep order moves by the static evaluation of
+/// the child; shallower ones by the cheaper mobility heuristic.
+pub const ORDER_BY_EVAL_DEPTH: i32 = 3;
+
+/// Endgame nodes with at least this many empties use the transposition table.
+pub const ENDGAME_TT_EMPTIES: u32 = 8;
+/// Endgame nodes with more empties than this sort moves fastest-first
+/// (fewest opponent replies); at or below it, parity order is cheaper.
+pub const ENDGAME_SORT_EMPTIES: u32 = 6;
+
+/// Ordering points per opponent reply after a move (fewer replies first).
+pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
+/// Ordering bonus for a move into an odd quadrant in the endgame (parity).
+pub const ORDER_PARITY_BONUS: i32 = 8;
+/// Ordering bonus for the transposition table's move: always tried first.
+pub const ORDER_TT_BONUS: i32 = 1 << 24;
+
+/// Stack size for search threads: move lists live on the stack, up to 60 plies deep.
+pub const THREAD_STACK: usize = 16 << 20;

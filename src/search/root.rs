@@ -1,0 +1,368 @@
+//! The root: iterative deepening with aspiration windows, multi-PV scoring, and the switch to the solver.
+
+use super::midgame::disc_window;
+use super::params::*;
+use super::worker::Worker;
+use crate::board::Position;
+use crate::eval::UNITS_PER_DISC;
+use crate::square::Move;
+use crate::tt::TranspositionTable;
+use std::time::{Duration, Instant};
+
+/// A root move with its child position and its latest score (evaluation units).
+#[derive(Clone, Copy, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub child: Position,
+    pub score: i32,
+    /// `score` is the move's value at the searched depth, not just a bound.
+    pub exact: bool,
+}
+
+/// How the children of the root are searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Midgame search of the root to this depth.
+    Midgame(u32),
+    /// Exact solve (a win/loss/draw solve with a (-1, 1) disc window).
+    Solve,
+}
+
+/// What a thread is asked to do.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Finish with the exact solver.
+    pub endgame: bool,
+    /// The solver must run whatever the soft time says (`Limits::exact`).
+    pub force_exact: bool,
+    /// Deepest midgame iteration.
+    pub max_depth: u32,
+    /// Root moves that need exact scores (1: a plain search).
+    pub multi_pv: usize,
+    /// Randomness: root moves within this many units of the best need exact scores too.
+    pub margin: Option<i32>,
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+    /// 0 for the main thread; helpers skip time checks and logging.
+    pub helper: usize,
+}
+
+impl Plan {
+    fn multi(&self) -> bool {
+        self.multi_pv > 1 || self.margin.is_some()
+    }
+}
+
+/// What a thread settled on; its root moves are ordered best first.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Score of the first root move, in evaluation units.
+    pub score: i32,
+    /// Deepest completed iteration (empties for an exact solve).
+    pub depth: u32,
+    pub exact: bool,
+}
+
+/// Result of one pass over the root moves.
+struct Pass {
+    completed: bool,
+    /// Index and score of the best move whose search completed.
+    best: Option<(usize, i32)>,
+}
+
+impl Worker<'_> {
+    /// Value of a root child in the root mover's view, in evaluation units.
+    fn child_value(&mut self, mode: Mode, child: &Position, alpha: i32, beta: i32) -> i32 {
+        match mode {
+            Mode::Midgame(depth) => -self.pvs(child, depth as i32 - 1, -beta, -alpha),
+            Mode::Solve => {
+                let (a, b) = disc_window(alpha, beta);
+                -self.solve(child, -b, -a, child.empty_count()) * UNITS_PER_DISC
+            }
+        }
+    }
+
+    /// Searches the root moves once in (`alpha`, `beta`): PVS for a plain
+    /// search; for multi-PV, every move that might rank among the first
+    /// `multi_pv` (or lie within `margin` of the best) gets an exact score.
+    #[allow(clippy::needless_range_loop)] // the loop reads and updates `moves[i]`
+    fn root_pass(
+        &mut self,
+        moves: &mut [RootMove],
+        mode: Mode,
+        mut alpha: i32,
+        beta: i32,
+        plan: &Plan,
+    ) -> Pass {
+        let mut best: Option<(usize, i32)> = None;
+        let mut exact_scores: Vec<i32> = Vec::new();
+        for i in 0..moves.len() {
+            if i > 0 && self.poll() {
+                return Pass {
+                    completed: false,
+                    best,
+                };
+            }
+            let child = moves[i].child;
+            let (v, floor) = if plan.multi() {
+                // Moves at or below `floor` need no exact score.
+                exact_scores.sort_unstable_by(|a, b| b.cmp(a));
+                let kth = exact_scores
+                    .get(plan.multi_pv - 1)
+                    .copied()
+                    .unwrap_or(-INFINITY);
+                let near = match (plan.margin, exact_scores.first()) {
+                    (Some(m), Some(&b)) => b - m - 1,
+                    (Some(_), None) => -INFINITY,
+                    (None, _) => INFINITY,
+                };
+                let floor = kth.min(near).max(alpha);
+                (self.child_value(mode, &child, floor, beta), floor)
+            } else if i == 0 {
+                (self.child_value(mode, &child, alpha, beta), alpha)
+            } else {
+                let mut v = self.child_value(mode, &child, alpha, alpha + 1);
+                if v > alpha && v < beta && !self.stopped {
+                    v = self.child_value(mode, &child, alpha, beta);
+                }
+                (v, alpha)
+            };
+            if self.stopped {
+                return Pass {
+                    completed: false,
+                    best,
+                };
+            }
+            moves[i].score = v;
+            moves[i].exact = v > floor && v < beta;
+            if moves[i].exact {
+                exact_scores.push(v);
+            }
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((i, v));
+            }
+            if !plan.multi() && v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        Pass {
+            completed: true,
+            best,
+        }
+    }
+
+    /// One thread's search of the root: midgame iterations, then (in the
+    /// endgame) a win/loss/draw solve and an exact solve. `moves` must not
+    /// be empty; on return it is ordered best first.
+    pub fn think(&mut self, moves: &mut [RootMove], plan: &Plan, empties: u32) -> Report {
+        let mut report = Report {
+            score: -self.eval.evaluate(&moves[0].child),
+            depth: 0,
+            exact: false,
+        };
+        let main = plan.helper == 0;
+        let mut last_iteration = Duration::ZERO;
+        // Helpers start one ply off the main thread on alternate threads, to spread the work.
+        let mut depth = 1 + (plan.helper as u32 & 1);
+        let max_depth = plan.max_depth.min(empties.max(1));
+        if plan.helper > 0 {
+            moves.rotate_left(plan.helper % moves.len());
+        }
+
+        while depth <= max_depth {
+            if main && report.depth > 0 && !self.may_start(plan, last_iteration) {
+                return report;
+            }
+            let t0 = Instant::now();
+            let mode = Mode::Midgame(depth);
+            let mut delta = ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) =
+                if !plan.multi() && depth >= ASPIRATION_MIN_DEPTH && report.depth > 0 {
+                    (report.score - delta, report.score + delta)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            loop {
+                let pass = self.root_pass(moves, mode, alpha, beta, plan);
+                if !pass.completed {
+                    self.accept_partial(moves, &mut report, pass.best, alpha);
+                    return report;
+                }
+                let (i, v) = pass.best.expect("a completed pass scored a move");
+                if v <= alpha {
+                    alpha = (v - delta).max(-INFINITY);
+                    delta *= 2;
+                } else if v >= beta {
+                    put_first(moves, i);
+                    beta = (v + delta).min(INFINITY);
+                    delta *= 2;
+                } else {
+                    order(moves, i);
+                    report.score = v;
+                    report.depth = depth;
+                    // A search as deep as the empties sees every game to its end.
+                    report.exact = depth >= empties;
+                    break;
+                }
+            }
+            last_iteration = t0.elapsed();
+            if main {
+                self.log(plan, &report, moves, "depth");
+            }
+            if report.exact
+                || (main && moves.len() == 1 && (plan.soft.is_some() || plan.hard.is_some()))
+            {
+                return report;
+            }
+            depth += 1;
+        }
+
+        if !plan.endgame || self.stopped {
+            return report;
+        }
+        if main && !plan.force_exact && plan.soft.is_some_and(|s| plan.start.elapsed() >= s) {
+            return report;
+        }
+        // Win/loss/draw first: cheap, and it bounds the exact solve's window.
+        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+        if !plan.multi() {
+            let (a, b) = (-UNITS_PER_DISC, UNITS_PER_DISC);
+            let pass = self.root_pass(moves, Mode::Solve, a, b, plan);
+            if !pass.completed {
+                self.accept_partial(moves, &mut report, pass.best, a);
+                return report;
+            }
+            let (i, v) = pass.best.expect("a completed pass scored a move");
+            put_first(moves, i);
+            report.score = v.clamp(a, b);
+            if main {
+                self.log(plan, &report, moves, "wld");
+            }
+            match v {
+                v if v >= b => alpha = 0,
+                v if v <= a => beta = 0,
+                _ => {
+                    // A draw needs no more work: its exact score is 0.
+                    report.score = 0;
+                    report.exact = true;
+                    report.depth = empties;
+                    return report;
+                }
+            }
+        }
+        let pass = self.root_pass(moves, Mode::Solve, alpha, beta, plan);
+        if !pass.completed {
+            self.accept_partial(moves, &mut report, pass.best, alpha);
+            return report;
+        }
+        let (i, v) = pass.best.expect("a completed pass scored a move");
+        order(moves, i);
+        report.score = v;
+        report.exact = true;
+        report.depth = empties;
+        if main {
+            self.log(plan, &report, moves, "exact");
+        }
+        report
+    }
+
+    /// After a stop mid-pass: a move whose search completed above `alpha`
+    /// beat the previous best (searched first), so it becomes the answer.
+    fn accept_partial(
+        &self,
+        moves: &mut [RootMove],
+        report: &mut Report,
+        best: Option<(usize, i32)>,
+        alpha: i32,
+    ) {
+        if let Some((i, v)) = best {
+            if v > alpha {
+                put_first(moves, i);
+                report.score = v;
+                report.exact = false;
+            }
+        }
+    }
+
+    /// Whether the main thread may start another iteration: not past the soft
+    /// limit, and not one predicted to run past the hard limit.
+    fn may_start(&self, plan: &Plan, last_iteration: Duration) -> bool {
+        let elapsed = plan.start.elapsed();
+        if plan.soft.is_some_and(|s| elapsed >= s) {
+            return false;
+        }
+        if let Some(h) = plan.hard {
+            if elapsed + last_iteration.mul_f64(ITERATION_GROWTH) > h {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn log(&self, plan: &Plan, report: &Report, moves: &[RootMove], what: &str) {
+        if !log::log_enabled!(log::Level::Info) {
+            return;
+        }
+        let secs = plan.start.elapsed().as_secs_f64();
+        let pv: Vec<String> = pv_from_tt(self.tt, &moves[0], 24)
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        log::info!(
+            "{what} {} score {:+.2} nodes {} nps {:.0} time {:.3}s pv {}",
+            report.depth,
+            report.score as f64 / UNITS_PER_DISC as f64,
+            self.nodes,
+            self.nodes as f64 / secs.max(1e-6),
+            secs,
+            pv.join(" ")
+        );
+    }
+}
+
+/// Moves the best move (index `i`) to the front, keeping the others' order.
+fn put_first(moves: &mut [RootMove], i: usize) {
+    moves[..=i].rotate_right(1);
+}
+
+/// Best first, then the rest by score (bounds, mostly), stable.
+fn order(moves: &mut [RootMove], best: usize) {
+    put_first(moves, best);
+    moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+}
+
+/// The principal variation from `root`: its move, then the table's best
+/// moves while they are legal (passes inserted where forced).
+pub fn pv_from_tt(tt: &TranspositionTable, root: &RootMove, max_len: usize) -> Vec<Move> {
+    let mut pv = vec![root.mv];
+    let mut pos = root.child;
+    while pv.len() < max_len {
+        let moves = pos.moves();
+        if moves == 0 {
+            let passed = pos.pass();
+            if passed.moves() == 0 {
+                break;
+            }
+            pv.push(Move::Pass);
+            pos = passed;
+            continue;
+        }
+        match tt
+            .probe(pos.key())
+            .and_then(|e| e.mv)
+            .filter(|&m| moves >> m & 1 != 0)
+        {
+            Some(m) => {
+                let sq = crate::square::Square::from_index(m as u32);
+                pv.push(Move::Place(sq));
+                pos = pos.play_unchecked(sq);
+            }
+            None => break,
+        }
+    }
+    pv
+}

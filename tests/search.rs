@@ -1,0 +1,437 @@
+//! Search behaviour a user can observe: exact solves equal brute force, legal
+//! answers under any limit, determinism, multi-PV and randomness.
+
+use mollett::search::{Engine, Limits, Scoring, Settings};
+use mollett::{Color, Move, Position, Variant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A position reached by random play from the start, with `empties` empty
+/// squares and the game not over; `None` when the playout ended first.
+fn random_position(rng: &mut Rng, variant: Variant, empties: u32) -> Option<Position> {
+    let mut pos = Position::start(variant, Color::Black);
+    while pos.empty_count() > empties {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos = pos.play(moves[rng.below(moves.len())]).unwrap();
+    }
+    (!pos.is_game_over()).then_some(pos)
+}
+
+/// Plain negamax over the rules, without any pruning: the oracle.
+fn brute_force(pos: &Position, etw: bool) -> i32 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos.final_score(etw);
+    }
+    moves
+        .iter()
+        .map(|&m| -brute_force(&pos.play(m).unwrap(), etw))
+        .max()
+        .unwrap()
+}
+
+fn engine(scoring: Scoring) -> Engine {
+    Engine::new(Settings {
+        scoring,
+        hash_mb: 4,
+        ..Settings::default()
+    })
+}
+
+fn exact_all_moves(engine: &mut Engine, pos: &Position) -> mollett::search::SearchResult {
+    let limits = Limits {
+        exact: true,
+        multi_pv: 64,
+        ..Limits::default()
+    };
+    engine.search(pos, &limits, &AtomicBool::new(false))
+}
+
+/// Checks the solver's score and every root move's score against brute force.
+fn check_exact(engine: &mut Engine, pos: &Position, etw: bool) {
+    let r = exact_all_moves(engine, pos);
+    assert!(r.exact);
+    let expect = brute_force(pos, etw);
+    assert_eq!(
+        r.score,
+        expect as f64,
+        "{} {:?} supply {:?}",
+        pos.to_obf(),
+        pos.variant,
+        pos.supply
+    );
+    assert_eq!(r.lines.len(), pos.legal_moves().len());
+    for line in &r.lines {
+        let child = pos.play(line.mv).expect("legal root move");
+        assert_eq!(
+            line.score,
+            -brute_force(&child, etw) as f64,
+            "{} move {}",
+            pos.to_obf(),
+            line.mv
+        );
+    }
+    assert_eq!(r.lines[0].mv, r.best);
+    // The plain search agrees and plays a move that achieves the score.
+    engine.clear();
+    let plain = engine.search(
+        pos,
+        &Limits {
+            exact: true,
+            ..Limits::default()
+        },
+        &AtomicBool::new(false),
+    );
+    assert_eq!(plain.score, expect as f64);
+    assert_eq!(-brute_force(&pos.play(plain.best).unwrap(), etw), expect);
+}
+
+#[test]
+fn exact_solver_matches_brute_force_in_modern() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    for &scoring in &[Scoring::Discs, Scoring::EmptiesToWinner] {
+        let etw = scoring == Scoring::EmptiesToWinner;
+        let mut e = engine(scoring);
+        let mut done = 0;
+        while done < 40 {
+            let empties = 8 + rng.below(3) as u32;
+            if let Some(pos) = random_position(&mut rng, Variant::Modern, empties) {
+                check_exact(&mut e, &pos, etw);
+                done += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_solver_matches_brute_force_in_classic_with_short_supplies() {
+    let mut rng = Rng(0xFEED_FACE_CAFE_BEEF);
+    for &scoring in &[Scoring::Discs, Scoring::EmptiesToWinner] {
+        let etw = scoring == Scoring::EmptiesToWinner;
+        let mut e = engine(scoring);
+        let mut done = 0;
+        let mut starved = 0;
+        while done < 40 {
+            let empties = 8 + rng.below(4) as u32;
+            let Some(pos) = random_position(&mut rng, Variant::Classic, empties) else {
+                continue;
+            };
+            // Half of them with small supplies, so a side runs out before the board is full.
+            let pos = if done % 2 == 0 {
+                let supply = [rng.below(4) as u8, 1 + rng.below(4) as u8];
+                let (b, w) = (pos.discs_of(Color::Black), pos.discs_of(Color::White));
+                Position::from_colors(b, w, pos.side, Variant::Classic, supply)
+            } else {
+                pos
+            };
+            if pos.is_game_over() {
+                continue;
+            }
+            check_exact(&mut e, &pos, etw);
+            let end = end_of_best_play(&mut e, &pos);
+            if end.empty_count() > 0 {
+                starved += 1;
+            }
+            done += 1;
+        }
+        assert!(
+            starved >= 5,
+            "too few games ended with empty squares: {starved}"
+        );
+    }
+}
+
+/// Plays the engine's exact choices to the end of the game.
+fn end_of_best_play(engine: &mut Engine, pos: &Position) -> Position {
+    let mut pos = *pos;
+    while !pos.is_game_over() {
+        let r = engine.search(
+            &pos,
+            &Limits {
+                exact: true,
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+        );
+        pos = pos.play(r.best).expect("legal");
+    }
+    pos
+}
+
+#[test]
+fn classic_opening_placements_are_solved_too() {
+    // A tiny classic game: few discs in hand, so the tree stays small even
+    // from the free centre placements.
+    let start = Position::from_colors(1 << 27, 0, Color::White, Variant::Classic, [2, 3]);
+    let mut e = engine(Scoring::Discs);
+    check_exact(&mut e, &start, false);
+}
+
+#[test]
+fn search_answers_a_legal_move_when_stopped_at_once() {
+    let mut rng = Rng(0xA5A5_5A5A_1234_4321);
+    let mut e = engine(Scoring::Discs);
+    let stopped = AtomicBool::new(true);
+    let running = AtomicBool::new(false);
+    for i in 0..200 {
+        let variant = if i % 2 == 0 {
+            Variant::Modern
+        } else {
+            Variant::Classic
+        };
+        let empties = 4 + rng.below(57) as u32;
+        let Some(pos) = random_position(&mut rng, variant, empties) else {
+            continue;
+        };
+        let zero = Limits {
+            hard_time: Some(Duration::ZERO),
+            soft_time: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        for (limits, stop) in [
+            (&zero, &running),
+            (&Limits::default(), &stopped),
+            (
+                &Limits {
+                    exact: true,
+                    ..zero.clone()
+                },
+                &running,
+            ),
+        ] {
+            let r = e.search(&pos, limits, stop);
+            assert!(
+                pos.play(r.best).is_some(),
+                "{} {:?}: {} is illegal",
+                pos.to_obf(),
+                variant,
+                r.best
+            );
+            assert_eq!(r.pv.first(), Some(&r.best));
+            assert!(r.time < Duration::from_millis(500));
+        }
+    }
+}
+
+#[test]
+fn must_pass_answers_pass() {
+    // White to move cannot bracket the lone black disc on a1; black can (c1).
+    let pos =
+        Position::from_obf(&format!("XO{}", "-".repeat(62)), "O", Variant::Modern, None).unwrap();
+    assert!(pos.must_pass());
+    let r = engine(Scoring::Discs).search(&pos, &Limits::default(), &AtomicBool::new(false));
+    assert_eq!(r.best, Move::Pass);
+}
+
+#[test]
+fn depth_limited_search_is_deterministic() {
+    let mut rng = Rng(0x0DDB_A11C_AFE0_0001);
+    for variant in [Variant::Modern, Variant::Classic] {
+        for _ in 0..3 {
+            let Some(pos) = random_position(&mut rng, variant, 40) else {
+                continue;
+            };
+            let limits = Limits {
+                depth: Some(7),
+                ..Limits::default()
+            };
+            let a = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+            let b = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+            assert_eq!(
+                (a.best, a.score, a.nodes, &a.pv),
+                (b.best, b.score, b.nodes, &b.pv)
+            );
+            assert_eq!(a.depth, 7);
+            assert!(!a.exact);
+        }
+    }
+}
+
+#[test]
+fn multi_pv_lists_the_best_moves_best_first() {
+    let mut rng = Rng(0x5EED_0000_0000_0042);
+    let pos = random_position(&mut rng, Variant::Modern, 36).unwrap();
+    let limits = Limits {
+        depth: Some(5),
+        multi_pv: 3,
+        ..Limits::default()
+    };
+    let r = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+    assert_eq!(r.lines.len(), 3.min(pos.legal_moves().len()));
+    assert_eq!(r.lines[0].mv, r.best);
+    assert!(r.lines.windows(2).all(|w| w[0].score >= w[1].score));
+    let mut seen: Vec<Move> = r.lines.iter().map(|l| l.mv).collect();
+    seen.dedup();
+    assert_eq!(seen.len(), r.lines.len());
+}
+
+#[test]
+fn randomness_picks_among_near_best_moves_reproducibly() {
+    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    // Exact, so that "within the margin" can be checked against brute force.
+    let pos = random_position(&mut rng, Variant::Modern, 9).unwrap();
+    let best = brute_force(&pos, false);
+    let mut choices = Vec::new();
+    for seed in 0..12 {
+        let settings = Settings {
+            randomness: 4.0,
+            seed,
+            ..Settings::default()
+        };
+        let mut e = Engine::new(settings.clone());
+        let r = e.search(
+            &pos,
+            &Limits {
+                exact: true,
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+        );
+        let value = -brute_force(&pos.play(r.best).unwrap(), false);
+        assert!(
+            value >= best - 4,
+            "seed {seed}: {} scores {value}, best {best}",
+            r.best
+        );
+        assert_eq!(r.score, value as f64);
+        let again = Engine::new(settings).search(
+            &pos,
+            &Limits {
+                exact: true,
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+        );
+        assert_eq!(again.best, r.best);
+        choices.push(r.best);
+    }
+    let near = pos
+        .legal_moves()
+        .iter()
+        .filter(|&&m| -brute_force(&pos.play(m).unwrap(), false) >= best - 4)
+        .count();
+    choices.sort_by_key(|m| m.to_string());
+    choices.dedup();
+    if near > 1 {
+        assert!(
+            choices.len() > 1,
+            "always the same move among {near} near-best ones"
+        );
+    }
+}
+
+#[test]
+fn time_limit_is_respected_and_threads_agree_on_exact_scores() {
+    let mut rng = Rng(0x7777_0000_1111_2222);
+    let pos = random_position(&mut rng, Variant::Modern, 30).unwrap();
+    let limits = Limits {
+        soft_time: Some(Duration::from_millis(50)),
+        hard_time: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    };
+    let r = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+    assert!(r.time < Duration::from_millis(400), "{:?}", r.time);
+    assert!(pos.play(r.best).is_some());
+
+    let pos = random_position(&mut rng, Variant::Modern, 14).unwrap();
+    let one = engine(Scoring::EmptiesToWinner).search(
+        &pos,
+        &Limits {
+            exact: true,
+            ..Limits::default()
+        },
+        &AtomicBool::new(false),
+    );
+    let mut e = Engine::new(Settings {
+        threads: 2,
+        scoring: Scoring::EmptiesToWinner,
+        ..Settings::default()
+    });
+    let two = e.search(
+        &pos,
+        &Limits {
+            exact: true,
+            ..Limits::default()
+        },
+        &AtomicBool::new(false),
+    );
+    assert!(one.exact && two.exact);
+    assert_eq!(one.score, two.score);
+    assert!(pos.play(two.best).is_some());
+}
+
+#[test]
+fn game_over_is_reported_as_exact_final_score() {
+    // Black wiped out: game over with 63 empty squares, white wins by one disc.
+    let pos = Position::from_colors(0, 1 << 27, Color::Black, Variant::Modern, [0, 0]);
+    let r =
+        engine(Scoring::EmptiesToWinner).search(&pos, &Limits::default(), &AtomicBool::new(false));
+    assert!(r.exact);
+    assert_eq!(r.score, -64.0);
+}
+
+#[test]
+fn stop_flag_and_node_limit_end_an_unlimited_search() {
+    let mut rng = Rng(0x3141_5926_5358_9793);
+    let pos = random_position(&mut rng, Variant::Modern, 40).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut e = engine(Scoring::Discs);
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        e.search(&pos, &Limits::default(), &stop)
+    });
+    assert!(r.time < Duration::from_secs(2), "{:?}", r.time);
+    assert!(pos.play(r.best).is_some());
+    assert!(r.depth >= 1);
+
+    let r = engine(Scoring::Discs).search(
+        &pos,
+        &Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        },
+        &AtomicBool::new(false),
+    );
+    assert!(r.nodes < 20_000 + 2048, "{}", r.nodes);
+    assert!(pos.play(r.best).is_some());
+}
+
+#[test]
+fn classic_opening_placements_are_searched() {
+    // From the empty board through the four free centre placements.
+    let mut pos = Position::start(Variant::Classic, Color::Black);
+    let mut e = engine(Scoring::Discs);
+    for _ in 0..6 {
+        let r = e.search(
+            &pos,
+            &Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+        );
+        assert!(r.score.abs() < 64.0);
+        pos = pos.play(r.best).expect("legal");
+    }
+    assert_eq!(pos.empty_count(), 58);
+}
