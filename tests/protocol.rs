@@ -427,7 +427,7 @@ fn solve_and_hint_formats() {
 #[test]
 fn a_whole_game_without_passes_sent() {
     let live = Live::new(Variant::Modern);
-    live.send("list_games\nset_game Othello\nboardsize 8\nclear_board\nset_option movetime 20\ntime_settings 60 0 0\n");
+    live.send("list_games\nset_game Othello\nboardsize 8\nclear_board\nset_option movetime 20\ntime_settings 4 0 0\n");
     let mut count = 6;
     assert!(live
         .wait(count, Duration::from_secs(5))
