@@ -48,16 +48,14 @@ fn mollett_plays_itself_on_a_clock_in_both_variants() {
 /// `grhino`; `.ci/run` installs it). Modern rules only: GRhino knows no other.
 #[test]
 fn games_against_grhino() {
-    let program = "/usr/games/gtp-rhino";
-    if !std::path::Path::new(program).exists() {
-        eprintln!("SKIPPED: {program} is not installed (apt-get install grhino)");
+    let program = common::RHINO;
+    if !common::have_rhino() {
         return;
     }
     let mut score = 0.0;
     for i in 0..2 {
         let mut mollett = Engine::mollett("mollett");
         let mut rhino = Engine::spawn("grhino", program, &["-l", "1"]);
-        rhino.takes_passes = false;
         let (black, second) = if i == 0 {
             (&mut mollett, &mut rhino)
         } else {

@@ -214,9 +214,11 @@ impl EngineProcess {
             abort,
             hang,
         };
+        // Start-up may load tables (Edax, Egaroucid): more than one answer's wait.
+        let hello = hang.max(Duration::from_secs(10));
         match spec.proto {
             Proto::Gtp => {
-                if let Ok(list) = e.gtp("list_commands", hang)? {
+                if let Ok(list) = e.gtp("list_commands", hello)? {
                     e.commands = list
                         .lines()
                         .map(|l| l.trim().to_ascii_lowercase())
@@ -225,13 +227,13 @@ impl EngineProcess {
             }
             Proto::Nboard => {
                 e.write_line("nboard 2")?;
-                e.nboard_sync(hang)?;
+                e.nboard_sync(hello)?;
             }
         }
         for c in spec.init.clone() {
             match spec.proto {
                 Proto::Gtp => {
-                    if let Err(m) = e.gtp(&c, hang)? {
+                    if let Err(m) = e.gtp(&c, hello)? {
                         return Err(EngineError::Malformed(format!("'{c}' failed: {m}")));
                     }
                 }

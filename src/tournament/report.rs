@@ -59,17 +59,20 @@ impl Matchup {
     }
 
     /// The SPRT's LLR: from pairs when there are complete pairs, else from
-    /// games. Empty outcome cells get a pseudo-count of 1/1000, as fishtest
-    /// regularises, so an all-losses (zero-variance) run still reaches a bound.
+    /// games. When an outcome was never seen, every empty cell gets a
+    /// pseudo-count of 1/2 (the Krichevsky-Trofimov prior): a one-sided run
+    /// has zero sample variance, which `stats` reads as "no information", so
+    /// a lopsided match would never stop; fishtest regularises likewise, with
+    /// a smaller count that stops after a single pair.
     pub fn llr(&self, sprt: &Sprt) -> f64 {
-        // Scaling every count by 1000 and giving empty cells 1 is the same
-        // sample as counts + 0.001 in empty cells; the LLR scales with N.
+        // Doubling every count and giving empty cells 1 is the same sample
+        // as counts + 1/2 in empty cells, with N doubled; the LLR scales with N.
         fn scaled<const K: usize>(c: [u32; K]) -> [u32; K] {
-            c.map(|x| if x == 0 { 1 } else { x.saturating_mul(1000) })
+            c.map(|x| if x == 0 { 1 } else { x.saturating_mul(2) })
         }
         if self.pairs.iter().sum::<u32>() > 0 {
             if self.pairs.contains(&0) {
-                sprt.llr_pairs(&scaled(self.pairs)) / 1000.0
+                sprt.llr_pairs(&scaled(self.pairs)) / 2.0
             } else {
                 sprt.llr_pairs(&self.pairs)
             }
@@ -84,7 +87,7 @@ impl Matchup {
                     wins,
                     draws,
                     losses,
-                }) / 1000.0
+                }) / 2.0
             } else {
                 sprt.llr_wdl(&w)
             }
