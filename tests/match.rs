@@ -70,7 +70,7 @@ fn each_fault_loses_with_its_reason_and_the_match_goes_on() {
     });
     // A slow engine within its clock and margin is not forfeited.
     let out = dir.join("ok.txt");
-    let slow = format!("name=slow cmd={}", fake("--slow 0:0.05"));
+    let slow = format!("name=slow cmd={}", fake("--slow 0:0.02"));
     let good = format!("name=good cmd={}", fake("--upper --nopass"));
     mollett_ok(&[
         "match",
@@ -181,6 +181,8 @@ fn sprt_stops_a_lopsided_match_early() {
         &weak,
         "--games",
         "200",
+        "--concurrency",
+        "2",
         "--out",
         path_str(&out),
         "--sprt",
@@ -530,7 +532,15 @@ fn ctrl_c_stops_cleanly_with_a_report() {
     let (a, b) = slow_pair();
     let child = std::process::Command::new(mollett_bin())
         .args([
-            "match", "--engine", &a, "--engine", &b, "--games", "40", "--out", path_str(&out),
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "40",
+            "--out",
+            path_str(&out),
             "--quiet",
         ])
         .stdout(std::process::Stdio::piped())
@@ -551,6 +561,50 @@ fn ctrl_c_stops_cleanly_with_a_report() {
     assert!(o.status.success(), "{report}");
     let n = results(&out).len();
     assert!(n < 40, "{n}");
-    assert!(report.contains(&format!("Stopped early: interrupted after {n} of 40 games")), "{report}");
+    assert!(
+        report.contains(&format!("Stopped early: interrupted after {n} of 40 games")),
+        "{report}"
+    );
     assert!(report.contains(&format!("Games: {n}")), "{report}");
+}
+
+#[test]
+fn nboard_engines_play_gtp_engines() {
+    let dir = tmpdir("nboard");
+    let out = dir.join("games.txt");
+    let nb = format!("name=nb proto=nboard cmd={}", fake("--nboard"));
+    let gtp = format!("name=gtp cmd={}", fake("--nopass --upper"));
+    let report = mollett_ok(&[
+        "match",
+        "--engine",
+        &nb,
+        "--engine",
+        &gtp,
+        "--games",
+        "2",
+        "--tc",
+        "10",
+        "--openings",
+        &{
+            let o = dir.join("o.txt");
+            std::fs::write(&o, "f5f6\n").unwrap();
+            path_str(&o).to_string()
+        },
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 2, "{report}");
+    assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
+    let o = mollett(&[
+        "--variant",
+        "classic",
+        "match",
+        "--engine",
+        &nb,
+        "--engine",
+        &gtp,
+    ]);
+    assert!(!o.status.success() && stderr(&o).contains("NBoard"));
 }

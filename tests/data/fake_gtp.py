@@ -10,6 +10,7 @@ on request at its Nth `genmove` since start-up:
   --slow N:SECS  sleep SECS, then answer (N=0: every move)
   --nopass       refuse `play <colour> pass` like GRhino (passes implied)
   --upper        answer moves in upper case, passes as PASS
+  --nboard       speak the NBoard protocol instead (first legal move, `=== PA` to pass)
 No `newgame` (so no classic rules) and no `setboard`.
 """
 import sys
@@ -20,7 +21,7 @@ opt = {}
 i = 0
 while i < len(args):
     a = args[i]
-    if a in ("--nopass", "--upper"):
+    if a in ("--nopass", "--upper", "--nboard"):
         opt[a] = True
         i += 1
     else:
@@ -68,6 +69,41 @@ def colour(word):
 
 board = start()
 genmoves = 0
+
+
+def nboard():
+    """The NBoard protocol: the game arrives whole with `set game`."""
+    import re
+    b, side = start(), "B"
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "ping":
+            print("pong " + words[1], flush=True)
+        elif words[:2] == ["set", "game"]:
+            ggf = line.split("game", 1)[1]
+            bo = re.search(r"BO\[8 ([-*O]{64}) ([*O])\]", ggf)
+            b = ["B" if c == "*" else "W" if c == "O" else "." for c in bo.group(1)]
+            side = "B" if bo.group(2) == "*" else "W"
+            for tag, mv in re.findall(r";?([BW])\[([A-Za-z0-9]+)", ggf[bo.end():]):
+                side = tag
+                if mv.upper() != "PA":
+                    sq = "abcdefgh".find(mv[0].lower()) + 8 * (int(mv[1]) - 1)
+                    for s in flips(b, sq, side) + [sq]:
+                        b[s] = side
+                side = "W" if side == "B" else "B"
+        elif words[0] == "go":
+            moves = legal(b, side)
+            print("status thinking", flush=True)
+            print("=== " + (name(moves[0]).upper() + "/0.00/0.01" if moves else "PA"), flush=True)
+        elif words[0] == "quit":
+            break
+
+
+if "--nboard" in opt:
+    nboard()
+    sys.exit(0)
 
 
 def at(key):
