@@ -280,10 +280,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
     let started = Instant::now();
     let mut finished = 0usize;
     for (job, played) in rx {
-        let standard = match job.opening.map(|o| &openings[o]) {
-            Some(Opening::Board(_)) => false,
-            _ => true,
-        };
+        let standard = !matches!(job.opening.map(|o| &openings[o]), Some(Opening::Board(_)));
         let rec = GameRecord::from_played(
             job.index,
             job.pair,
