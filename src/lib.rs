@@ -16,6 +16,7 @@ pub mod search;
 pub mod square;
 pub mod stats;
 pub mod timeman;
+pub mod tournament;
 pub mod tt;
 
 pub use board::{Position, PositionError, CENTRE, CLASSIC_SUPPLY};

@@ -1,98 +1,112 @@
-//! A small GTP client and referee for tests that drive real engine processes.
+//! Helpers for tests that drive real engine processes. The GTP client and
+//! referee are the library's (`mollett::tournament`), so the project has one.
+#![allow(dead_code)]
 
-use mollett::{Color, Game, Move, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+use mollett::tournament::engine::{EngineProcess, EngineSpec};
+use mollett::tournament::record::{read_results, GameRecord};
+use mollett::tournament::referee::{self, Limits, Reason, TimeControl};
+use mollett::{Color, Game, Move, Position, Variant};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
-/// A GTP engine running as a child process.
+pub const RHINO: &str = "/usr/games/gtp-rhino";
+
+/// True when GRhino is installed; otherwise prints why the test is skipped.
+pub fn have_rhino() -> bool {
+    let ok = Path::new(RHINO).exists();
+    if !ok {
+        eprintln!("SKIPPED: {RHINO} is not installed (apt-get install grhino)");
+    }
+    ok
+}
+
+pub fn mollett_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_mollett")
+}
+
+/// The fake GTP engine (`tests/data/fake_gtp.py`) with its options.
+pub fn fake(opts: &str) -> String {
+    format!(
+        "{}/tests/data/fake_gtp.py {opts}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// A fresh, empty temporary directory for one test.
+pub fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mollett-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `mollett ARGS...` to the end.
+pub fn mollett(args: &[&str]) -> Output {
+    std::process::Command::new(mollett_bin())
+        .args(args)
+        .output()
+        .expect("mollett runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs a command that must succeed and returns its stdout.
+pub fn mollett_ok(args: &[&str]) -> String {
+    let o = mollett(args);
+    assert!(
+        o.status.success(),
+        "mollett {args:?} failed:\n{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+pub fn results(path: &Path) -> Vec<GameRecord> {
+    read_results(path).unwrap()
+}
+
+/// An engine process, for tests that talk to one directly.
 pub struct Engine {
     pub name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// False for engines such as GRhino that refuse `play <colour> pass`
-    /// and work out passes from the colour of the next move.
-    pub takes_passes: bool,
+    pub proc: EngineProcess,
 }
 
 impl Engine {
     pub fn spawn(name: &str, program: &str, args: &[&str]) -> Engine {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let spec: EngineSpec = format!("name={name} cmd={program} {}", args.join(" "))
+            .parse()
+            .unwrap();
+        let proc = EngineProcess::start(
+            &spec,
+            Duration::from_secs(30),
+            Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
         Engine {
             name: name.to_string(),
-            child,
-            stdin,
-            lines: rx,
-            takes_passes: true,
+            proc,
         }
     }
 
     pub fn mollett(name: &str) -> Engine {
-        Engine::spawn(name, env!("CARGO_BIN_EXE_mollett"), &[])
+        Engine::spawn(name, mollett_bin(), &[])
     }
 
-    /// Sends one command and reads its answer: `Ok(text)` for `=`, `Err(text)` for `?`.
-    pub fn send_timeout(&mut self, cmd: &str, timeout: Duration) -> Result<String, String> {
-        writeln!(self.stdin, "{cmd}")
-            .unwrap_or_else(|e| panic!("{}: write failed: {e}", self.name));
-        self.stdin.flush().unwrap();
-        let deadline = Instant::now() + timeout;
-        let mut answer: Vec<String> = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).unwrap_or_else(|_| {
-                panic!("{}: no answer to '{cmd}' within {timeout:?}", self.name)
-            });
-            if line.trim().is_empty() {
-                if answer.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            answer.push(line);
-        }
-        let first = answer[0].clone();
-        let ok = first.starts_with('=');
-        assert!(
-            ok || first.starts_with('?'),
-            "{}: answer to '{cmd}' is not GTP: {first:?}",
-            self.name
-        );
-        let head = first[1..]
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim();
-        let text = std::iter::once(head.to_string())
-            .chain(answer[1..].iter().cloned())
-            .collect::<Vec<_>>()
-            .join("\n");
-        if ok {
-            Ok(text)
-        } else {
-            Err(text)
-        }
-    }
-
+    /// Sends one command: `Ok(text)` for `=`, `Err(text)` for `?`.
     pub fn send(&mut self, cmd: &str) -> Result<String, String> {
-        self.send_timeout(cmd, Duration::from_secs(30))
+        self.proc
+            .gtp(cmd, Duration::from_secs(30))
+            .unwrap_or_else(|e| panic!("{}: '{cmd}': {e}", self.name))
     }
 
     pub fn ok(&mut self, cmd: &str) -> String {
@@ -102,33 +116,17 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// How a refereed game ended.
 pub struct Outcome {
     pub game: Game,
     /// Final disc difference, black minus the second colour.
     pub black_margin: i32,
-    /// Most time any one side used, seconds, and its budget.
+    /// Most time any one side used, seconds.
     pub max_used: f64,
 }
 
-/// Plays one game between `black` and `second`, checking every answer with
-/// the rules core. `seconds` is each side's absolute clock (0: no clock).
+/// Plays one game with the library's referee; `seconds` is each side's
+/// absolute clock (0: no clock). Any fault fails the test.
 pub fn play_game(
     black: &mut Engine,
     second: &mut Engine,
@@ -136,88 +134,43 @@ pub fn play_game(
     seconds: f64,
     opening: &[&str],
 ) -> Outcome {
+    let tc = if seconds > 0.0 {
+        TimeControl::Fischer {
+            base: seconds,
+            inc: 0.0,
+        }
+    } else {
+        TimeControl::None
+    };
+    let opening: Vec<Move> = opening.iter().map(|m| m.parse().unwrap()).collect();
+    let played = referee::play_game(
+        [&mut black.proc, &mut second.proc],
+        Position::start(variant, Color::Black),
+        true,
+        &opening,
+        [tc, tc],
+        Limits {
+            margin: 0.0,
+            hang: Duration::from_secs(30),
+        },
+    )
+    .expect("not aborted");
+    assert_eq!(
+        played.reason,
+        Reason::Normal,
+        "{} after {:?}",
+        played.detail,
+        played.moves
+    );
     let mut game = Game::new(variant, Color::Black);
-    for e in [&mut *black, &mut *second] {
-        match variant {
-            Variant::Modern => e.ok("clear_board"),
-            Variant::Classic => e.ok("newgame classic"),
-        };
-        if seconds > 0.0 {
-            e.ok(&format!("time_settings {} 0 0", seconds));
-        }
+    for &m in &played.moves {
+        game.play(m).unwrap();
     }
-    for m in opening {
-        let mv: Move = m.parse().unwrap();
-        let colour = game.position().side.name(variant);
-        game.play(mv).unwrap();
-        black.ok(&format!("play {colour} {m}"));
-        second.ok(&format!("play {colour} {m}"));
-    }
-    let mut used = [0.0f64; 2];
-    while !game.position().is_game_over() {
-        let pos = *game.position();
-        let side = pos.side;
-        let colour = side.name(variant);
-        let (mover, other) = match side {
-            Color::Black => (&mut *black, &mut *second),
-            Color::White => (&mut *second, &mut *black),
-        };
-        if pos.must_pass() && !mover.takes_passes {
-            // The engine works the pass out when asked for the other colour.
-            game.play(Move::Pass).unwrap();
-            if other.takes_passes {
-                other.ok(&format!("play {colour} pass"));
-            }
-            continue;
-        }
-        if seconds > 0.0 {
-            let left = seconds - used[side.index()];
-            // GTP gives whole seconds.
-            mover.ok(&format!("time_left {colour} {} 0", left.max(0.0).floor()));
-        }
-        let t = Instant::now();
-        let answer = mover.send_timeout(
-            &format!("genmove {colour}"),
-            Duration::from_secs_f64(seconds.max(30.0) + 5.0),
-        );
-        used[side.index()] += t.elapsed().as_secs_f64();
-        let answer = answer.unwrap_or_else(|e| {
-            panic!(
-                "{}: genmove {colour} failed: {e}\n{}",
-                mover.name,
-                history(&game)
-            )
-        });
-        let mv: Move = answer
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{}: genmove answered {answer:?}", mover.name));
-        if let Err(e) = game.play(mv) {
-            panic!("{} played {mv} ({e}) after {}", mover.name, history(&game));
-        }
-        if seconds > 0.0 {
-            assert!(
-                used[side.index()] <= seconds,
-                "{} lost on time: {:.3} s of {seconds} s",
-                mover.name,
-                used[side.index()]
-            );
-        }
-        if mv == Move::Pass && !other.takes_passes {
-            continue;
-        }
-        other.ok(&format!("play {colour} {mv}"));
-    }
-    let black_margin = game.position().final_score(false)
-        * if game.position().side == Color::Black {
-            1
-        } else {
-            -1
-        };
+    let [b, w] = played.discs();
     Outcome {
         game,
-        black_margin,
-        max_used: used[0].max(used[1]),
+        black_margin: b as i32 - w as i32,
+        max_used: played.used[0].max(played.used[1]),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: the protocol in-process, and
-//! engine processes driven over GTP.
+//! engine processes driven over GTP by the library's match runner.
 #![allow(dead_code, unused_imports)]
 
 pub mod gtp;

@@ -1,0 +1,392 @@
+//! Result files: one line per finished game, read back for `--resume` and
+//! `mollett report`, and GGF records that NBoard opens.
+//!
+//! A result line is space-separated `key=value` fields (unknown keys are
+//! ignored when read, so the format can grow; `#` starts a comment line):
+//!
+//! ```text
+//! game=0 pair=0 black=mollett white=rhino variant=modern opening=0 start=startpos book=2 moves=f5d6c3... discs=40-24 result=1-0 reason=normal time=12.345/10.100
+//! ```
+
+use super::openings::{moves_text, parse_moves};
+use super::referee::{Played, Reason};
+use crate::board::Position;
+use crate::color::{Color, Variant};
+use crate::square::Move;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+
+/// The outcome from black's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    BlackWins,
+    WhiteWins,
+    Draw,
+}
+
+impl Outcome {
+    pub fn text(self) -> &'static str {
+        match self {
+            Outcome::BlackWins => "1-0",
+            Outcome::WhiteWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Outcome> {
+        match s {
+            "1-0" => Some(Outcome::BlackWins),
+            "0-1" => Some(Outcome::WhiteWins),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+    /// Black's points.
+    pub fn black_points(self) -> f64 {
+        match self {
+            Outcome::BlackWins => 1.0,
+            Outcome::WhiteWins => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// One game as written in the result file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Index in the deterministic game list: the game's identity.
+    pub index: usize,
+    /// Games of one pair share an opening, colours swapped.
+    pub pair: usize,
+    pub black: String,
+    /// The engine playing the second colour (white, or red in classic).
+    pub white: String,
+    pub variant: Variant,
+    /// Index in the openings list, `None` without openings.
+    pub opening: Option<usize>,
+    /// `None` for the variant's start position, else the starting board.
+    pub start: Option<Position>,
+    /// Plies at the start of `moves` that came from the opening.
+    pub book: usize,
+    pub moves: Vec<Move>,
+    /// Black's and the second colour's discs at the end.
+    pub discs: [u32; 2],
+    pub outcome: Outcome,
+    pub reason: Reason,
+    /// Seconds used by black and by the second colour.
+    pub time: [f64; 2],
+}
+
+impl GameRecord {
+    /// Builds the record of a refereed game.
+    pub fn from_played(
+        index: usize,
+        pair: usize,
+        names: [&str; 2],
+        opening: Option<usize>,
+        standard_start: bool,
+        p: &Played,
+    ) -> GameRecord {
+        GameRecord {
+            index,
+            pair,
+            black: names[0].to_string(),
+            white: names[1].to_string(),
+            variant: p.start.variant,
+            opening,
+            start: if standard_start { None } else { Some(p.start) },
+            book: p.book,
+            moves: p.moves.clone(),
+            discs: p.discs(),
+            outcome: match p.winner {
+                Some(Color::Black) => Outcome::BlackWins,
+                Some(Color::White) => Outcome::WhiteWins,
+                None => Outcome::Draw,
+            },
+            reason: p.reason,
+            time: p.used,
+        }
+    }
+
+    /// Points `engine` took from this game (`None` if it did not play).
+    pub fn points_of(&self, engine: &str) -> Option<f64> {
+        if self.black == engine {
+            Some(self.outcome.black_points())
+        } else if self.white == engine {
+            Some(1.0 - self.outcome.black_points())
+        } else {
+            None
+        }
+    }
+
+    /// Disc difference from `engine`'s view (black minus second colour for black).
+    pub fn margin_of(&self, engine: &str) -> i32 {
+        let d = self.discs[0] as i32 - self.discs[1] as i32;
+        if self.black == engine {
+            d
+        } else {
+            -d
+        }
+    }
+
+    /// The engine that lost by fault, if any.
+    pub fn loser(&self) -> Option<&str> {
+        match self.outcome {
+            Outcome::BlackWins => Some(&self.white),
+            Outcome::WhiteWins => Some(&self.black),
+            Outcome::Draw => None,
+        }
+    }
+
+    pub fn to_line(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "game={} pair={} black={} white={} variant={} opening={} start={} book={} moves={} discs={}-{} result={} reason={} time={:.3}/{:.3}",
+            self.index,
+            self.pair,
+            self.black,
+            self.white,
+            self.variant,
+            self.opening.map_or("-".to_string(), |o| o.to_string()),
+            self.start
+                .map_or("startpos".to_string(), |p| p.to_obf().replace(' ', "")),
+            self.book,
+            if self.moves.is_empty() {
+                "-".to_string()
+            } else {
+                moves_text(&self.moves)
+            },
+            self.discs[0],
+            self.discs[1],
+            self.outcome.text(),
+            self.reason.name(),
+            self.time[0],
+            self.time[1],
+        );
+        s
+    }
+
+    /// Reads a line written by [`GameRecord::to_line`].
+    pub fn parse(line: &str) -> Result<GameRecord, String> {
+        let mut get = std::collections::HashMap::new();
+        for tok in line.split_whitespace() {
+            if let Some((k, v)) = tok.split_once('=') {
+                get.insert(k, v);
+            }
+        }
+        let field = |k: &str| get.get(k).copied().ok_or_else(|| format!("no {k}="));
+        let num = |k: &str| -> Result<usize, String> {
+            field(k)?.parse().map_err(|_| format!("bad {k}="))
+        };
+        let variant = Variant::parse(field("variant")?).ok_or("bad variant=")?;
+        let start = match field("start")? {
+            "startpos" => None,
+            b if b.len() == 65 => Some(
+                Position::from_obf(&b[..64], &b[64..], variant, None)
+                    .map_err(|e| format!("bad start=: {e}"))?,
+            ),
+            _ => return Err("bad start=".into()),
+        };
+        let moves = match field("moves")? {
+            "-" => Vec::new(),
+            m => parse_moves(m)?,
+        };
+        let (b, w) = field("discs")?.split_once('-').ok_or("bad discs=")?;
+        let discs = [
+            b.parse().map_err(|_| "bad discs=")?,
+            w.parse().map_err(|_| "bad discs=")?,
+        ];
+        let (tb, tw) = field("time")?.split_once('/').ok_or("bad time=")?;
+        Ok(GameRecord {
+            index: num("game")?,
+            pair: num("pair")?,
+            black: field("black")?.to_string(),
+            white: field("white")?.to_string(),
+            variant,
+            opening: match field("opening")? {
+                "-" => None,
+                o => Some(o.parse().map_err(|_| "bad opening=")?),
+            },
+            start,
+            book: num("book")?,
+            moves,
+            discs,
+            outcome: Outcome::parse(field("result")?).ok_or("bad result=")?,
+            reason: Reason::parse(field("reason")?).ok_or("bad reason=")?,
+            time: [
+                tb.parse().map_err(|_| "bad time=")?,
+                tw.parse().map_err(|_| "bad time=")?,
+            ],
+        })
+    }
+}
+
+/// Reads a result file; lines that do not parse (a line cut short by a
+/// killed run) are skipped with a warning.
+pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match GameRecord::parse(t) {
+            Ok(r) => out.push(r),
+            Err(e) => log::warn!("{}:{}: skipped: {e}", path.display(), n + 1),
+        }
+    }
+    Ok(out)
+}
+
+/// Appends lines to a file and flushes at once, so a killed run loses
+/// nothing it reported. Starts on a fresh line if the file ended mid-line.
+pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
+    let needs_newline = match std::fs::read(path) {
+        Ok(b) => !b.is_empty() && *b.last().unwrap() != b'\n',
+        Err(_) => false,
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    let mut s = String::new();
+    if needs_newline {
+        s.push('\n');
+    }
+    s.push_str(line);
+    s.push('\n');
+    f.write_all(s.as_bytes())?;
+    f.flush()
+}
+
+/// `mm:ss` for GGF's `TI`.
+fn clock_text(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    format!("{:02}:{:02}", s / 60, s % 60)
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`, from the civil-from-days algorithm.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// One GGF game on one line. `times` (seconds per ply, 0 for none) may be
+/// shorter than `moves`; `result` is black's disc margin; `clock` fills `TI`.
+pub fn ggf_game(
+    start: &Position,
+    moves: &[Move],
+    times: &[f64],
+    black: &str,
+    white: &str,
+    result: Option<i32>,
+    clock: Option<f64>,
+) -> String {
+    let board: String = start
+        .to_obf()
+        .chars()
+        .map(|c| match c {
+            'X' => '*',
+            c => c,
+        })
+        .collect();
+    let mut s = format!(
+        "(;GM[Othello]PC[Mollett match]DT[{}]PB[{black}]PW[{white}]",
+        today()
+    );
+    if let Some(r) = result {
+        let _ = write!(s, "RE[{r:+}.000]");
+    } else {
+        s.push_str("RE[?]");
+    }
+    if let Some(c) = clock {
+        let _ = write!(s, "TI[{}]", clock_text(c));
+    }
+    let _ = write!(s, "TY[8]BO[8 {board}]");
+    let mut side = start.side;
+    for (i, mv) in moves.iter().enumerate() {
+        let tag = if side == Color::Black { 'B' } else { 'W' };
+        let sq = match mv {
+            Move::Place(sq) => sq.to_string().to_uppercase(),
+            Move::Pass => "PA".to_string(),
+        };
+        match times.get(i) {
+            Some(&t) if t > 0.0 => {
+                let _ = write!(s, "{tag}[{sq}//{t:.2}]");
+            }
+            _ => {
+                let _ = write!(s, "{tag}[{sq}]");
+            }
+        }
+        side = side.other();
+    }
+    s.push_str(";)");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip() {
+        let start = Position::start(Variant::Modern, Color::Black);
+        let r = GameRecord {
+            index: 7,
+            pair: 3,
+            black: "a".into(),
+            white: "b".into(),
+            variant: Variant::Modern,
+            opening: Some(2),
+            start: None,
+            book: 2,
+            moves: parse_moves("f5d6c3pa").unwrap(),
+            discs: [40, 24],
+            outcome: Outcome::BlackWins,
+            reason: Reason::Normal,
+            time: [1.5, 2.25],
+        };
+        let line = r.to_line();
+        assert_eq!(GameRecord::parse(&line), Ok(r.clone()));
+        let r2 = GameRecord {
+            start: Some(start),
+            opening: None,
+            moves: vec![],
+            reason: Reason::Time,
+            ..r
+        };
+        assert_eq!(GameRecord::parse(&r2.to_line()), Ok(r2));
+        assert!(GameRecord::parse("game=1 pair=0").is_err());
+    }
+
+    #[test]
+    fn ggf_shape() {
+        let start = Position::start(Variant::Modern, Color::Black);
+        let g = ggf_game(
+            &start,
+            &parse_moves("f5d6").unwrap(),
+            &[0.0, 1.234],
+            "x",
+            "y",
+            Some(12),
+            Some(60.0),
+        );
+        assert!(g.starts_with("(;GM[Othello]PC[Mollett match]DT["), "{g}");
+        assert!(g.contains("PB[x]PW[y]RE[+12.000]TI[01:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6//1.23];)"), "{g}");
+        assert_eq!(today().len(), 10);
+    }
+}

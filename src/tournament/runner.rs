@@ -1,0 +1,519 @@
+//! Runs a match or tournament: the deterministic game list, shards, resume,
+//! worker threads with their own engine processes, the result files,
+//! progress on stderr and the SPRT stop.
+
+use super::engine::{EngineProcess, EngineSpec, Proto};
+use super::openings::{classic_placements, Opening, Rng};
+use super::record::{append_line, ggf_game, read_results, GameRecord};
+use super::referee::{play_game, Limits, Played, Reason, TimeControl};
+use super::report::{Matchup, Report};
+use crate::board::Position;
+use crate::color::{Color, Variant};
+use crate::stats::{Sprt, Verdict};
+use std::collections::{HashSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Two engines, `games` games in pairs with colours swapped.
+    Match { games: usize },
+    /// Every engine against every other, `rounds` pairs per pairing.
+    RoundRobin { rounds: usize },
+    /// The first engine against each other, `rounds` pairs per pairing.
+    Gauntlet { rounds: usize },
+}
+
+/// Everything a run needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub engines: Vec<EngineSpec>,
+    pub format: Format,
+    pub variant: Variant,
+    /// The clock of engines whose spec sets none.
+    pub tc: TimeControl,
+    pub limits: Limits,
+    /// From a file; empty means the start position (modern) or random
+    /// centre placements (classic).
+    pub openings: Vec<Opening>,
+    pub concurrency: usize,
+    pub out: Option<PathBuf>,
+    pub resume: bool,
+    /// `(i, n)`, 1-based: run the pairs whose number is `i - 1` modulo `n`.
+    pub shard: (usize, usize),
+    /// Shuffles the openings' order (and seeds classic placements).
+    pub seed: Option<u64>,
+    pub sprt: Option<Sprt>,
+    /// Print a progress line per game on stderr.
+    pub progress: bool,
+}
+
+/// One game of the list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub index: usize,
+    pub pair: usize,
+    pub black: usize,
+    pub white: usize,
+    /// Index into the run's openings.
+    pub opening: Option<usize>,
+}
+
+/// Number of game pairs in the full list.
+fn pair_count(format: Format, engines: usize) -> usize {
+    match format {
+        Format::Match { games } => games.div_ceil(2),
+        Format::RoundRobin { rounds } => rounds * engines * engines.saturating_sub(1) / 2,
+        Format::Gauntlet { rounds } => rounds * engines.saturating_sub(1),
+    }
+}
+
+/// The full deterministic game list: pair `p` is games `2p` and `2p + 1`,
+/// the same opening with colours swapped.
+pub fn schedule(format: Format, engines: usize, openings: usize) -> Vec<Job> {
+    let pairings: Vec<(usize, usize)> = match format {
+        Format::Match { .. } => vec![(0, 1)],
+        Format::RoundRobin { .. } => (0..engines)
+            .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+            .collect(),
+        Format::Gauntlet { .. } => (1..engines).map(|j| (0, j)).collect(),
+    };
+    let games = match format {
+        Format::Match { games } => games,
+        _ => 2 * pair_count(format, engines),
+    };
+    let mut jobs = Vec::new();
+    for p in 0..pair_count(format, engines) {
+        let (a, b) = pairings[p % pairings.len()];
+        let opening = (openings > 0).then(|| p % openings);
+        for (k, (black, white)) in [(a, b), (b, a)].into_iter().enumerate() {
+            let index = 2 * p + k;
+            if index < games {
+                jobs.push(Job {
+                    index,
+                    pair: p,
+                    black,
+                    white,
+                    opening,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Makes engine names unique (`mollett`, `mollett-2`): they identify engines in result lines.
+pub fn unique_names(specs: &mut [EngineSpec]) {
+    let mut seen: Vec<String> = Vec::new();
+    for s in specs.iter_mut() {
+        let base = s.name.clone();
+        let mut k = 2;
+        while seen.contains(&s.name) {
+            s.name = format!("{base}-{k}");
+            k += 1;
+        }
+        seen.push(s.name.clone());
+    }
+}
+
+/// What a run did.
+pub struct Outcome {
+    /// Every game of this run's slice, earlier runs' (resumed) included.
+    pub records: Vec<GameRecord>,
+    pub report: Report,
+    /// Games the list (this shard) holds.
+    pub planned: usize,
+}
+
+/// Starts each engine once to check it can play this run, then stops it.
+fn preflight(cfg: &Config, abort: &Arc<AtomicBool>) -> Result<(), String> {
+    let boards = cfg.openings.iter().any(|o| matches!(o, Opening::Board(_)));
+    for spec in &cfg.engines {
+        if cfg.variant == Variant::Classic && spec.proto == Proto::Nboard {
+            return Err(format!(
+                "{}: NBoard engines play modern rules only; classic games need a GTP engine that accepts 'newgame classic'",
+                spec.name
+            ));
+        }
+        let mut e = EngineProcess::start(spec, cfg.limits.hang, abort.clone())
+            .map_err(|e| format!("{}: {e}", spec.name))?;
+        if spec.proto == Proto::Gtp {
+            if cfg.variant == Variant::Classic {
+                let hang = e.hang;
+                match e.gtp("newgame classic", hang) {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(m)) => {
+                        return Err(format!(
+                            "{}: does not play classic rules ('newgame classic' answered '? {m}'); classic games need engines that accept it",
+                            spec.name
+                        ))
+                    }
+                    Err(err) => return Err(format!("{}: {err}", spec.name)),
+                }
+            }
+            if boards {
+                let hang = e.hang;
+                let known = matches!(e.gtp("known_command setboard", hang), Ok(Ok(ref t)) if t.trim() == "true");
+                if !known {
+                    return Err(format!(
+                        "{}: the openings include boards, but the engine has no 'setboard'; use move-sequence openings",
+                        spec.name
+                    ));
+                }
+            }
+        }
+        e.quit();
+    }
+    Ok(())
+}
+
+/// A game lost before it began: an engine would not start.
+fn not_started(start: Position, side: Color, detail: String) -> Played {
+    Played {
+        start,
+        moves: Vec::new(),
+        book: 0,
+        times: Vec::new(),
+        last: start,
+        winner: Some(side.other()),
+        reason: Reason::Crash,
+        fault: Some(side),
+        detail,
+        used: [0.0; 2],
+    }
+}
+
+/// Runs the games of `cfg` not yet in its result file. `abort` (Ctrl-C)
+/// stops at once, dropping unfinished games; the report covers what finished.
+pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
+    if cfg.engines.len() < 2 {
+        return Err("need at least two engines".into());
+    }
+    if cfg.shard.0 == 0 || cfg.shard.0 > cfg.shard.1 {
+        return Err("--shard i/n needs 1 <= i <= n".into());
+    }
+    let pairs = pair_count(cfg.format, cfg.engines.len());
+    let mut openings = cfg.openings.clone();
+    if let Some(seed) = cfg.seed {
+        Rng::new(seed).shuffle(&mut openings);
+    }
+    if openings.is_empty() && cfg.variant == Variant::Classic {
+        // Each pair gets its own random arrangement of the four centre discs.
+        openings = classic_placements(pairs.max(1), cfg.seed.unwrap_or(0));
+    }
+    let (si, sn) = cfg.shard;
+    let jobs: Vec<Job> = schedule(cfg.format, cfg.engines.len(), openings.len())
+        .into_iter()
+        .filter(|j| j.pair % sn == si - 1)
+        .collect();
+    let planned = jobs.len();
+
+    let mut records = Vec::new();
+    if let Some(out) = &cfg.out {
+        if out.exists() && std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
+            if !cfg.resume {
+                return Err(format!(
+                    "{} exists; pass --resume to continue it, or remove it",
+                    out.display()
+                ));
+            }
+            let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+            for r in read_results(out)? {
+                match jobs.iter().find(|j| j.index == r.index) {
+                    Some(j) if names[j.black] == r.black && names[j.white] == r.white => {
+                        records.push(r)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "{}: game {} ({} vs {}) is not in this run's list; resume with the same engines, games and shard",
+                            out.display(),
+                            r.index,
+                            r.black,
+                            r.white
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    let done: HashSet<usize> = records.iter().map(|r| r.index).collect();
+    let pending: VecDeque<Job> = jobs
+        .iter()
+        .filter(|j| !done.contains(&j.index))
+        .copied()
+        .collect();
+    if !pending.is_empty() {
+        preflight(cfg, &abort)?;
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut stopped = None;
+    if let Some(why) = sprt_stop(cfg, &records) {
+        stop.store(true, Ordering::SeqCst);
+        stopped = Some(why);
+    }
+    let total_pending = pending.len();
+    let queue = Arc::new(Mutex::new(pending));
+    let openings = Arc::new(openings);
+    let (tx, rx) = channel::<(Job, Played)>();
+    let mut workers = Vec::new();
+    for _ in 0..cfg.concurrency.max(1).min(total_pending.max(1)) {
+        let (queue, stop, abort, tx, openings) = (
+            queue.clone(),
+            stop.clone(),
+            abort.clone(),
+            tx.clone(),
+            openings.clone(),
+        );
+        let cfg = cfg.clone();
+        workers.push(std::thread::spawn(move || {
+            worker(&cfg, &queue, &openings, &stop, &abort, &tx)
+        }));
+    }
+    drop(tx);
+
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let started = Instant::now();
+    let mut finished = 0usize;
+    for (job, played) in rx {
+        let standard = !matches!(job.opening.map(|o| &openings[o]), Some(Opening::Board(_)));
+        let rec = GameRecord::from_played(
+            job.index,
+            job.pair,
+            [&names[job.black], &names[job.white]],
+            job.opening,
+            standard,
+            &played,
+        );
+        if !played.detail.is_empty() {
+            eprintln!(
+                "game {}: {} ({})",
+                job.index,
+                played.detail,
+                played.reason.name()
+            );
+        }
+        if let Some(out) = &cfg.out {
+            append_line(out, &rec.to_line()).map_err(|e| format!("{}: {e}", out.display()))?;
+            if cfg.variant == Variant::Modern {
+                let margin = match (played.reason, rec.outcome) {
+                    (Reason::Normal, _) => rec.discs[0] as i32 - rec.discs[1] as i32,
+                    (_, super::record::Outcome::BlackWins) => 64,
+                    _ => -64,
+                };
+                let clock = match cfg.tc {
+                    TimeControl::Fischer { base, .. } => Some(base),
+                    _ => None,
+                };
+                let ggf = ggf_game(
+                    &played.start,
+                    &played.moves,
+                    &played.times,
+                    &rec.black,
+                    &rec.white,
+                    Some(margin),
+                    clock,
+                );
+                let mut path = out.clone().into_os_string();
+                path.push(".ggf");
+                append_line(std::path::Path::new(&path), &ggf)
+                    .map_err(|e| format!("{}.ggf: {e}", out.display()))?;
+            }
+        }
+        records.push(rec);
+        finished += 1;
+        if cfg.progress {
+            progress(&names, &records, planned, finished, total_pending, started);
+        }
+        if stopped.is_none() {
+            if let Some(why) = sprt_stop(cfg, &records) {
+                stop.store(true, Ordering::SeqCst);
+                stopped = Some(why);
+            }
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    if abort.load(Ordering::SeqCst) {
+        stopped = Some(format!(
+            "interrupted after {} of {planned} games",
+            records.len()
+        ));
+    }
+    let mut report = Report::build(&records, cfg.sprt);
+    report.stopped = stopped;
+    Ok(Outcome {
+        records,
+        report,
+        planned,
+    })
+}
+
+/// `Some(why)` when the SPRT has reached a bound.
+fn sprt_stop(cfg: &Config, records: &[GameRecord]) -> Option<String> {
+    let t = cfg.sprt?;
+    if cfg.engines.len() != 2 {
+        return None;
+    }
+    let m = Matchup::from_records(&cfg.engines[0].name, &cfg.engines[1].name, records);
+    let llr = m.llr(&t);
+    match t.verdict(llr) {
+        Verdict::Continue => None,
+        v => Some(format!(
+            "SPRT {} after {} games (LLR {llr:.2})",
+            if v == Verdict::AcceptH1 {
+                "accepted H1"
+            } else {
+                "accepted H0"
+            },
+            m.wdl.games()
+        )),
+    }
+}
+
+fn progress(
+    names: &[String],
+    records: &[GameRecord],
+    planned: usize,
+    finished: usize,
+    pending: usize,
+    started: Instant,
+) {
+    let (first, second) = match names {
+        [a, b] => (Some(a), Some(b)),
+        _ => (None, None),
+    };
+    let eta = started.elapsed().as_secs_f64() / finished as f64 * (pending - finished) as f64;
+    let eta = Duration::from_secs(eta as u64);
+    let mut line = format!("[{}/{planned}]", records.len());
+    if let (Some(a), Some(b)) = (first, second) {
+        let m = Matchup::from_records(a, b, records);
+        let w = m.wdl;
+        let (e, lo, hi) = w.elo();
+        line.push_str(&format!(
+            " {a} vs {b}: {}-{}-{} score {:.1}% Elo {:+.0} ±{:.0}",
+            w.wins,
+            w.draws,
+            w.losses,
+            100.0 * w.score(),
+            e.clamp(-3600.0, 3600.0),
+            ((hi - lo) / 2.0).min(3600.0)
+        ));
+    }
+    line.push_str(&format!(
+        " ETA {}m{:02}s",
+        eta.as_secs() / 60,
+        eta.as_secs() % 60
+    ));
+    eprintln!("{line}");
+}
+
+/// One worker: takes games off the queue and plays them with its own processes.
+fn worker(
+    cfg: &Config,
+    queue: &Mutex<VecDeque<Job>>,
+    openings: &[Opening],
+    stop: &AtomicBool,
+    abort: &Arc<AtomicBool>,
+    tx: &std::sync::mpsc::Sender<(Job, Played)>,
+) {
+    let mut procs: Vec<Option<EngineProcess>> = cfg.engines.iter().map(|_| None).collect();
+    loop {
+        if stop.load(Ordering::SeqCst) || abort.load(Ordering::SeqCst) {
+            break;
+        }
+        let Some(job) = queue.lock().expect("queue lock").pop_front() else {
+            break;
+        };
+        let opening = job.opening.map(|o| &openings[o]);
+        let no_moves = Opening::Moves(Vec::new());
+        let (start, standard, moves) = opening.unwrap_or(&no_moves).setup(cfg.variant);
+        let mut failed = None;
+        for (side, e) in [(Color::Black, job.black), (Color::White, job.white)] {
+            if procs[e].is_none() {
+                match EngineProcess::start(&cfg.engines[e], cfg.limits.hang, abort.clone()) {
+                    Ok(p) => procs[e] = Some(p),
+                    Err(err) => {
+                        failed = Some(not_started(
+                            start,
+                            side,
+                            format!("{}: {err}", cfg.engines[e].name),
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        if abort.load(Ordering::SeqCst) {
+            break;
+        }
+        let played = match failed {
+            Some(p) => p,
+            None => {
+                let tcs = [job.black, job.white].map(|e| cfg.engines[e].tc.unwrap_or(cfg.tc));
+                let (lo, hi) = (job.black.min(job.white), job.black.max(job.white));
+                let (left, right) = procs.split_at_mut(hi);
+                let (a, b) = (left[lo].as_mut().unwrap(), right[0].as_mut().unwrap());
+                let engines = if job.black < job.white {
+                    [a, b]
+                } else {
+                    [b, a]
+                };
+                match play_game(engines, start, standard, moves, tcs, cfg.limits) {
+                    Ok(p) => p,
+                    Err(_) => break, // aborted
+                }
+            }
+        };
+        if let Some(side) = played.fault {
+            // Killed now (Drop), started afresh for its next game.
+            let e = if side == Color::Black {
+                job.black
+            } else {
+                job.white
+            };
+            procs[e] = None;
+        }
+        if tx.send((job, played)).is_err() {
+            break;
+        }
+    }
+    for p in procs.into_iter().flatten() {
+        p.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_keep_pairs_together() {
+        let m = schedule(Format::Match { games: 5 }, 2, 2);
+        assert_eq!(m.len(), 5);
+        assert_eq!(
+            (m[0].black, m[0].white, m[0].pair, m[0].opening),
+            (0, 1, 0, Some(0))
+        );
+        assert_eq!(
+            (m[1].black, m[1].white, m[1].pair, m[1].opening),
+            (1, 0, 0, Some(0))
+        );
+        assert_eq!((m[2].pair, m[2].opening), (1, Some(1)));
+        assert_eq!((m[4].pair, m[4].opening), (2, Some(0)));
+        let rr = schedule(Format::RoundRobin { rounds: 2 }, 3, 0);
+        assert_eq!(rr.len(), 12);
+        let g = schedule(Format::Gauntlet { rounds: 1 }, 4, 0);
+        assert_eq!(g.len(), 6);
+        assert!(g.iter().all(|j| j.black == 0 || j.white == 0));
+        for (i, j) in rr.iter().enumerate() {
+            assert_eq!(j.index, i);
+            assert_eq!(j.pair, i / 2);
+        }
+    }
+}

@@ -1,0 +1,610 @@
+//! `mollett match`, `tournament` and `report` with real processes: a fake GTP
+//! engine (tests/data/fake_gtp.py) that misbehaves on request, and GRhino.
+
+mod common;
+
+use common::*;
+use mollett::stats::Sprt;
+use mollett::tournament::record::{GameRecord, Outcome};
+use mollett::tournament::report::Report;
+use mollett::tournament::Reason;
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Plays `games` games of `bad` against a well-behaved fake and checks that
+/// `bad` lost each with `reason`, and that the match completed.
+fn fault_match(dir: &Path, tag: &str, bad: &str, extra: &[&str], reason: Reason) {
+    let out = dir.join(format!("{tag}.txt"));
+    let bad_spec = format!("name=bad cmd={}", fake(bad));
+    let good_spec = format!("name=good cmd={}", fake(""));
+    let mut args = vec![
+        "match",
+        "--engine",
+        &bad_spec,
+        "--engine",
+        &good_spec,
+        "--games",
+        "2",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let report = mollett_ok(&args);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 2, "{tag}: {report}");
+    for r in &recs {
+        assert_eq!(r.reason, reason, "{tag}: {}", r.to_line());
+        assert_eq!(r.loser(), Some("bad"), "{tag}: {}", r.to_line());
+    }
+    assert!(
+        report.contains(&format!("bad {} 2", reason.name())),
+        "{report}"
+    );
+    assert!(report.contains("W-D-L: 0-0-2"), "{report}");
+}
+
+#[test]
+fn each_fault_loses_with_its_reason_and_the_match_goes_on() {
+    let dir = tmpdir("faults");
+    // Misbehave at the third genmove since start-up: the engine is restarted
+    // after each fault, so it faults in both games.
+    let cases: Vec<(&str, &str, Vec<&str>, Reason)> = vec![
+        ("crash", "--crash 3", vec![], Reason::Crash),
+        ("illegal", "--illegal 3", vec![], Reason::Illegal),
+        ("garbage", "--garbage 3", vec![], Reason::Malformed),
+        ("hang", "--hang 3", vec!["--timeout", "2"], Reason::Timeout),
+        ("clock", "--slow 3:1.5", vec!["--tc", "1+0"], Reason::Time),
+        ("st", "--slow 2:0.8", vec!["--st", "0.3"], Reason::Time),
+    ];
+    std::thread::scope(|s| {
+        for (tag, bad, extra, reason) in &cases {
+            let dir = &dir;
+            s.spawn(move || fault_match(dir, tag, bad, extra, *reason));
+        }
+    });
+    // A slow engine within its clock and margin is not forfeited.
+    let out = dir.join("ok.txt");
+    let slow = format!("name=slow cmd={}", fake("--slow 0:0.02"));
+    let good = format!("name=good cmd={}", fake("--upper --nopass"));
+    mollett_ok(&[
+        "match",
+        "--engine",
+        &slow,
+        "--engine",
+        &good,
+        "--games",
+        "2",
+        "--tc",
+        "10+0.1",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert!(recs.iter().all(|r| r.reason == Reason::Normal));
+    assert!(recs.iter().all(|r| r.discs[0] + r.discs[1] > 4));
+}
+
+#[test]
+fn against_grhino_with_clock_openings_and_ggf() {
+    if !have_rhino() {
+        return;
+    }
+    let dir = tmpdir("rhino");
+    let openings = dir.join("openings.txt");
+    std::fs::write(
+        &openings,
+        "# two openings\nf5d6c3d3c4\nF5 F6 E6 F4   # spaced, upper case\n",
+    )
+    .unwrap();
+    let out = dir.join("games.txt");
+    let rhino = format!("name=rhino cmd={RHINO} -l 1");
+    let fake = format!("name=fake cmd={}", fake("--nopass"));
+    let report = mollett_ok(&[
+        "match",
+        "--engine",
+        &rhino,
+        "--engine",
+        &fake,
+        "--games",
+        "4",
+        "--tc",
+        "20+0.5",
+        "--openings",
+        path_str(&openings),
+        "--concurrency",
+        "2",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 4, "{report}");
+    for r in &recs {
+        assert_eq!(r.reason, Reason::Normal, "{}", r.to_line());
+        let opening = if r.pair == 0 {
+            "f5d6c3d3c4"
+        } else {
+            "f5f6e6f4"
+        };
+        assert_eq!(r.opening, Some(r.pair));
+        assert!(mollett::tournament::openings::moves_text(&r.moves).starts_with(opening));
+        assert_eq!(r.book, opening.len() / 2);
+        // The referee replays the game and agrees on the discs.
+        let mut g = mollett::Game::new(mollett::Variant::Modern, mollett::Color::Black);
+        for &m in &r.moves {
+            g.play(m).unwrap();
+        }
+        assert!(g.position().is_game_over());
+        let p = g.position();
+        assert_eq!(
+            r.discs,
+            [
+                p.discs_of(mollett::Color::Black).count_ones(),
+                p.discs_of(mollett::Color::White).count_ones()
+            ]
+        );
+    }
+    let ggf = std::fs::read_to_string(format!("{}.ggf", out.display())).unwrap();
+    assert_eq!(ggf.lines().count(), 4);
+    for line in ggf.lines() {
+        assert!(
+            line.starts_with("(;GM[Othello]PC[Mollett match]DT["),
+            "{line}"
+        );
+        assert!(line.contains("TI[00:20]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]"), "{line}");
+        assert!(line.ends_with(";)"));
+    }
+    assert!(report.contains("Games: 4"), "{report}");
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    if !have_rhino() {
+        return;
+    }
+    let dir = tmpdir("sprt");
+    let out = dir.join("games.txt");
+    let rhino = format!("name=rhino cmd={RHINO} -l 3");
+    let weak = format!("name=weak cmd={}", fake("--nopass --upper"));
+    let report = mollett_ok(&[
+        "match",
+        "--engine",
+        &rhino,
+        "--engine",
+        &weak,
+        "--games",
+        "200",
+        "--concurrency",
+        "2",
+        "--out",
+        path_str(&out),
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+        "--quiet",
+    ]);
+    let n = results(&out).len();
+    assert!(n < 60, "{n} games: {report}");
+    assert!(
+        report.contains("Stopped early: SPRT accepted H1"),
+        "{report}"
+    );
+    assert!(report.contains("H1 accepted"), "{report}");
+}
+
+#[test]
+fn tournament_cross_table_and_ratings() {
+    if !have_rhino() {
+        return;
+    }
+    let dir = tmpdir("tournament");
+    let out = dir.join("t.txt");
+    let r1 = format!("name=rhino1 cmd={RHINO} -l 1");
+    let r2 = format!("name=rhino2 cmd={RHINO} -l 2");
+    let weak = format!("name=weak cmd={}", fake(""));
+    let report = mollett_ok(&[
+        "tournament",
+        "--engine",
+        &r1,
+        "--engine",
+        &r2,
+        "--engine",
+        &weak,
+        "--rounds",
+        "1",
+        "--concurrency",
+        "2",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 6);
+    assert!(report.contains("Cross table"), "{report}");
+    assert!(report.contains("Ratings (maximum likelihood"), "{report}");
+    // The report of the file is the run's report.
+    let again = mollett_ok(&["report", path_str(&out)]);
+    assert_eq!(again, report);
+    // Gauntlet: the first engine against each other only.
+    let out = dir.join("g.txt");
+    mollett_ok(&[
+        "tournament",
+        "--engine",
+        &weak,
+        "--engine",
+        &r1,
+        "--engine",
+        &r2,
+        "--gauntlet",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 4);
+    assert!(recs.iter().all(|r| r.black == "weak" || r.white == "weak"));
+}
+
+/// Engines run for a while per game, so the runner can be killed mid-match.
+fn slow_pair() -> (String, String) {
+    (
+        format!("name=a cmd={}", fake("--slow 0:0.01")),
+        format!("name=b cmd={}", fake("--slow 0:0.01 --upper --nopass")),
+    )
+}
+
+#[test]
+fn killed_run_resumes_to_the_same_totals() {
+    let dir = tmpdir("resume");
+    let out = dir.join("games.txt");
+    let (a, b) = slow_pair();
+    let args = [
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "10",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ];
+    let mut child = std::process::Command::new(mollett_bin())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(Instant::now() < deadline, "no games recorded");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = results(&out).len();
+    assert!((3..10).contains(&before), "{before} games before the kill");
+    // Without --resume the file is not overwritten.
+    let o = mollett(&args);
+    assert!(!o.status.success() && stderr(&o).contains("--resume"));
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let report = mollett_ok(&resumed);
+    let recs = results(&out);
+    let indices: HashSet<usize> = recs.iter().map(|r| r.index).collect();
+    assert_eq!(recs.len(), 10, "{report}");
+    assert_eq!(indices, (0..10).collect());
+    assert!(report.contains("Games: 10"), "{report}");
+    // Resuming a finished run plays nothing more.
+    mollett_ok(&resumed);
+    assert_eq!(results(&out).len(), 10);
+}
+
+/// A result line without its timing, which differs from run to run.
+fn untimed(r: &GameRecord) -> String {
+    let l = r.to_line();
+    l[..l.find(" time=").unwrap()].to_string()
+}
+
+#[test]
+fn shards_merge_to_the_full_run() {
+    let dir = tmpdir("shards");
+    let openings = dir.join("o.txt");
+    std::fs::write(&openings, "f5\nf5d6\nf5f6\n").unwrap();
+    let (a, b) = (
+        format!("name=a cmd={}", fake("")),
+        format!("name=b cmd={}", fake("--upper")),
+    );
+    let run = |file: &str, shard: &str| {
+        let out = dir.join(file);
+        mollett_ok(&[
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "10",
+            "--openings",
+            path_str(&openings),
+            "--out",
+            path_str(&out),
+            "--shard",
+            shard,
+            "--quiet",
+        ]);
+        out
+    };
+    let full = run("full.txt", "1/1");
+    let s1 = run("s1.txt", "1/2");
+    let s2 = run("s2.txt", "2/2");
+    let r1 = results(&s1);
+    let r2 = results(&s2);
+    assert!(r1.iter().all(|r| r.pair % 2 == 0) && r2.iter().all(|r| r.pair % 2 == 1));
+    let mut merged: Vec<String> = r1.iter().chain(&r2).map(untimed).collect();
+    merged.sort();
+    let mut whole: Vec<String> = results(&full).iter().map(untimed).collect();
+    whole.sort();
+    assert_eq!(merged, whole);
+    let strip = |s: String| {
+        s.lines()
+            .filter(|l| !l.contains("s/game"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let rep_merged = mollett_ok(&["report", path_str(&s1), path_str(&s2)]);
+    let rep_full = mollett_ok(&["report", path_str(&full)]);
+    assert!(rep_full.contains("Games: 10"));
+    assert_eq!(strip(rep_merged), strip(rep_full));
+}
+
+#[test]
+fn classic_and_board_openings_refuse_engines_that_cannot_play_them() {
+    let dir = tmpdir("refuse");
+    let (a, b) = (
+        format!("name=a cmd={}", fake("")),
+        format!("name=b cmd={}", fake("")),
+    );
+    let o = mollett(&[
+        "--variant",
+        "classic",
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("newgame classic"), "{}", stderr(&o));
+    let openings = dir.join("boards.txt");
+    std::fs::write(
+        &openings,
+        "---------------------------O*------*O--------------------------- X\n",
+    )
+    .unwrap();
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--openings",
+        path_str(&openings),
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("setboard"), "{}", stderr(&o));
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        "cmd=/nonexistent/engine",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
+}
+
+/// One line of a hand-written result file.
+fn line(
+    game: usize,
+    black: &str,
+    white: &str,
+    discs: (u32, u32),
+    result: &str,
+    reason: &str,
+) -> String {
+    format!(
+        "game={game} pair={} black={black} white={white} variant=modern opening=- start=startpos book=0 moves=f5 discs={}-{} result={result} reason={reason} time=1.000/2.000",
+        game / 2,
+        discs.0,
+        discs.1
+    )
+}
+
+#[test]
+fn report_statistics_equal_hand_computed_values() {
+    // Six pairs; A's points per pair: 0, 1/2, 1, 3/2, 2, 2.
+    // Games: A wins 6, draws 2, loses 4; one loss of B is on time.
+    let lines = [
+        line(0, "A", "B", (20, 44), "0-1", "normal"), // A -24
+        line(1, "B", "A", (40, 24), "1-0", "normal"), // A -16
+        line(2, "A", "B", (32, 32), "1/2-1/2", "normal"), // A 0
+        line(3, "B", "A", (50, 14), "1-0", "normal"), // A -36
+        line(4, "A", "B", (60, 4), "1-0", "normal"),  // A +56
+        line(5, "B", "A", (34, 30), "1-0", "normal"), // A -4
+        line(6, "A", "B", (33, 31), "1-0", "normal"), // A +2
+        line(7, "B", "A", (32, 32), "1/2-1/2", "normal"), // A 0
+        line(8, "A", "B", (40, 20), "1-0", "normal"), // A +20
+        line(9, "B", "A", (12, 10), "0-1", "time"),   // forfeit: no margin counted
+        line(10, "A", "B", (64, 0), "1-0", "normal"), // A +64
+        line(11, "B", "A", (20, 44), "0-1", "normal"), // A +24
+    ];
+    let dir = tmpdir("stats");
+    let file = dir.join("hand.txt");
+    std::fs::write(&file, format!("# by hand\n{}\n", lines.join("\n"))).unwrap();
+    let recs = results(&file);
+    assert_eq!(recs.len(), 12);
+    assert_eq!(recs[9].outcome, Outcome::WhiteWins);
+    let r = Report::build(&recs, Some(Sprt::new(0.0, 20.0)));
+    let m = r.matchup.clone().unwrap();
+    assert_eq!((m.wdl.wins, m.wdl.draws, m.wdl.losses), (6, 2, 4));
+    assert_eq!(m.pairs, [1, 1, 1, 1, 2]);
+    // Played-out margins: -24 -16 0 -36 +56 -4 +2 0 +20 +64 +24 = 86 over 11.
+    assert_eq!(m.played_out, 11);
+    assert!((m.avg_margin.unwrap() - 86.0 / 11.0).abs() < 1e-9);
+    // Score 7/12 = 0.583333: Elo = 400 log10(0.583333 / 0.416667) = 58.45.
+    // Variance per game (6*0.173611 + 2*0.006944 + 4*0.340278) / 12 = 0.201389,
+    // se = sqrt(0.201389 / 12) = 0.129547, score interval 0.329424 .. 0.837243
+    // -> Elo -123.48 .. +284.53. LOS = 0.5 (1 + erf(2 / sqrt(20))) = 0.73646.
+    let (e, lo, hi) = m.wdl.elo();
+    assert!((e - 58.45).abs() < 0.05, "{e}");
+    assert!((lo + 123.48).abs() < 0.1, "{lo}");
+    assert!((hi - 284.53).abs() < 0.1, "{hi}");
+    assert!((m.wdl.los() - 0.73646).abs() < 1e-4);
+    // Pairs 0, .25, .5, .75, 1, 1: mean 0.583333, variance 0.138889;
+    // LLR = 6 * 0.0287576 * (1.166667 - 1.0287576) / (2 * 0.138889) = 0.08566.
+    let (_, llr, _) = r.sprt.unwrap();
+    assert!((llr - 0.08566).abs() < 2e-4, "{llr}");
+    assert_eq!(r.faults.get(&("B".to_string(), Reason::Time)), Some(&1));
+    let text = mollett_ok(&["report", path_str(&file), "--sprt", "elo0=0", "elo1=20"]);
+    for want in [
+        "Games: 12",
+        "A vs B",
+        "W-D-L: 6-2-4",
+        "Score: 58.3%",
+        "Elo: +58.5 [-123.5, +284.5] (95%)",
+        "LOS: 73.6%",
+        "Disc difference: +7.82 per game (11 games played out)",
+        "Pairs (0, 1/2, 1, 3/2, 2 points): 1 1 1 1 2 (6 pairs)",
+        "Faults (losses): B time 1",
+        "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: LLR 0.09 [-2.94, 2.94] continue",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+    // A file given twice counts each game once.
+    let twice = mollett_ok(&["report", path_str(&file), path_str(&file)]);
+    assert!(twice.contains("Games: 12") && twice.contains("Duplicate games ignored: 12"));
+}
+
+#[test]
+fn openings_generator_writes_distinct_legal_lines() {
+    for variant in ["modern", "classic"] {
+        let text = mollett_ok(&[
+            "--variant",
+            variant,
+            "openings",
+            "--plies",
+            "6",
+            "--count",
+            "20",
+            "--max-eval",
+            "2",
+            "--depth",
+            "1",
+            "--seed",
+            "3",
+        ]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 20, "{variant}: {text}");
+        assert_eq!(lines.iter().collect::<HashSet<_>>().len(), 20);
+        let v = mollett::Variant::parse(variant).unwrap();
+        for l in &lines {
+            assert_eq!(l.len(), 12);
+            assert!(mollett::tournament::openings::parse_line(l, v)
+                .unwrap()
+                .is_some());
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_with_a_report() {
+    let dir = tmpdir("ctrlc");
+    let out = dir.join("games.txt");
+    let (a, b) = slow_pair();
+    let child = std::process::Command::new(mollett_bin())
+        .args([
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "40",
+            "--out",
+            path_str(&out),
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(Instant::now() < deadline, "no games recorded");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: signals the child we spawned.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{report}");
+    let n = results(&out).len();
+    assert!(n < 40, "{n}");
+    assert!(
+        report.contains(&format!("Stopped early: interrupted after {n} of 40 games")),
+        "{report}"
+    );
+    assert!(report.contains(&format!("Games: {n}")), "{report}");
+}
+
+#[test]
+fn nboard_engines_play_gtp_engines() {
+    let dir = tmpdir("nboard");
+    let out = dir.join("games.txt");
+    let nb = format!("name=nb proto=nboard cmd={}", fake("--nboard"));
+    let gtp = format!("name=gtp cmd={}", fake("--nopass --upper"));
+    let report = mollett_ok(&[
+        "match",
+        "--engine",
+        &nb,
+        "--engine",
+        &gtp,
+        "--games",
+        "2",
+        "--tc",
+        "10",
+        "--openings",
+        &{
+            let o = dir.join("o.txt");
+            std::fs::write(&o, "f5f6\n").unwrap();
+            path_str(&o).to_string()
+        },
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 2, "{report}");
+    assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
+    let o = mollett(&[
+        "--variant",
+        "classic",
+        "match",
+        "--engine",
+        &nb,
+        "--engine",
+        &gtp,
+    ]);
+    assert!(!o.status.success() && stderr(&o).contains("NBoard"));
+}
