@@ -10,6 +10,7 @@ pub mod board;
 pub mod color;
 pub mod eval;
 pub mod game;
+pub mod ggf;
 pub mod perft;
 pub mod protocol;
 pub mod search;
