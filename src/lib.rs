@@ -23,5 +23,6 @@ pub mod tt;
 pub use board::{Position, PositionError, CENTRE, CLASSIC_SUPPLY};
 pub use color::{Color, Variant};
 pub use game::{Game, PlayError};
+pub use ggf::{GgfError, GgfGame, GgfMove};
 pub use perft::perft;
 pub use square::{Move, ParseMoveError, Square};
