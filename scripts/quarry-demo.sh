@@ -118,8 +118,14 @@ print("\n".join(script + ["final_score"]))
 PY
 }
 
+# Quarry need not tell an engine the last move of the game: a long silence
+# after some moves also ends the watch (the screenshot shows the result).
+quiet() {
+    [ -s "$OUT/mollett-out.log" ] && (( $(date +%s) - $(stat -c %Y "$OUT/mollett-in.log") > 30 ))
+}
+
 start=$(date +%s)
-until game_over; do
+until game_over || quiet; do
     if (( $(date +%s) - start > TIMEOUT )); then
         import -window root "$OUT/final.png"
         echo "quarry-demo: no game end within ${TIMEOUT}s (screenshot in $OUT/final.png)" >&2
