@@ -224,10 +224,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write>(
             Err(_) => return Ok(()),
         };
         let nboard = match &event {
-            Event::Line(raw, _) => match parse::preprocess(raw) {
-                None => None,
-                Some(line) => Some(nboard::is_hello(&line)),
-            },
+            Event::Line(raw, _) => parse::preprocess(raw).map(|line| nboard::is_hello(&line)),
             _ => Some(false),
         };
         early.push_back(event);
