@@ -2,6 +2,7 @@
 //! subcommands and the match runner (`match`, `tournament`, `report`, `openings`).
 
 use clap::{Args, Parser, Subcommand};
+use mollett::protocol::Protocol;
 use mollett::tournament::openings::{self, GenConfig};
 use mollett::tournament::record::read_results;
 use mollett::tournament::report::{parse_sprt, Report};
@@ -23,6 +24,9 @@ struct Cli {
     /// Rule set at start-up: modern or classic.
     #[arg(long, global = true, default_value = "modern", value_parser = parse_variant)]
     variant: Variant,
+    /// Protocol of the loop: gtp (which switches to nboard when the first line is `nboard 2`) or nboard.
+    #[arg(long, default_value = "gtp", value_parser = parse_protocol)]
+    protocol: Protocol,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -129,13 +133,22 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     Variant::parse(s).ok_or_else(|| format!("unknown variant '{s}' (modern or classic)"))
 }
 
+fn parse_protocol(s: &str) -> Result<Protocol, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "gtp" => Ok(Protocol::Gtp),
+        "nboard" => Ok(Protocol::Nboard),
+        _ => Err(format!("unknown protocol '{s}' (gtp or nboard)")),
+    }
+}
+
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
         None => {
             let stdin = std::io::BufReader::new(std::io::stdin());
-            if let Err(e) = mollett::protocol::run(stdin, std::io::stdout(), cli.variant) {
+            let out = std::io::stdout();
+            if let Err(e) = mollett::protocol::run_with(stdin, out, cli.variant, cli.protocol) {
                 log::error!("{e}");
                 std::process::exit(1);
             }

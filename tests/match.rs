@@ -160,6 +160,14 @@ fn against_grhino_with_clock_openings_and_ggf() {
         );
         assert!(line.contains("TI[00:20]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]"), "{line}");
         assert!(line.ends_with(";)"));
+        // The record reads back and replays to the disc margin in its `RE`.
+        let g = mollett::GgfGame::parse(line).unwrap();
+        let end = *g.to_game().unwrap().position();
+        let margin = end.discs_of(mollett::Color::Black).count_ones() as f64
+            - end.discs_of(mollett::Color::White).count_ones() as f64;
+        if end.is_game_over() {
+            assert_eq!(g.black_margin(), Some(margin), "{line}");
+        }
     }
     assert!(report.contains("Games: 4"), "{report}");
 }

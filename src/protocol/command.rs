@@ -87,6 +87,13 @@ pub enum Command {
     Perft(u64),
     Bench,
     Stop,
+    GoguiGameId,
+    GoguiBoard,
+    GoguiBoardSize,
+    GoguiLegalMoves,
+    GoguiSideToMove,
+    GoguiFinalResult,
+    GoguiAnalyzeCommands,
 }
 
 /// One row of the command table.
@@ -306,6 +313,48 @@ pub static COMMANDS: &[CommandSpec] = &[
         "",
         "interrupt the running search, which answers its best move so far",
         |i| parse::none(i, Command::Stop)
+    ),
+    spec!(
+        "gogui-rules_game_id",
+        "",
+        "GoGui: the game played: Othello",
+        |i| parse::none(i, Command::GoguiGameId)
+    ),
+    spec!(
+        "gogui-rules_board",
+        "",
+        "GoGui: the board as rows of X O ., row 8 first (GoGui draws row 1 at the bottom)",
+        |i| parse::none(i, Command::GoguiBoard)
+    ),
+    spec!(
+        "gogui-rules_board_size",
+        "",
+        "GoGui: the board size: 8",
+        |i| parse::none(i, Command::GoguiBoardSize)
+    ),
+    spec!(
+        "gogui-rules_legal_moves",
+        "",
+        "GoGui: legal moves in upper case, or pass; empty when the game is over",
+        |i| parse::none(i, Command::GoguiLegalMoves)
+    ),
+    spec!(
+        "gogui-rules_side_to_move",
+        "",
+        "GoGui: black or white",
+        |i| parse::none(i, Command::GoguiSideToMove)
+    ),
+    spec!(
+        "gogui-rules_final_result",
+        "",
+        "GoGui: B+n, W+n or Draw when the game is over, else unknown",
+        |i| parse::none(i, Command::GoguiFinalResult)
+    ),
+    spec!(
+        "gogui-analyze_commands",
+        "",
+        "GoGui: the analysis menu (hint, solve)",
+        |i| parse::none(i, Command::GoguiAnalyzeCommands)
     ),
 ];
 

@@ -3,14 +3,14 @@
 //! change anything, so a `?` answer always leaves the session as it was.
 
 use super::command::{lookup, Command, KgsTime, COMMANDS};
+use super::job::{Job, JobOutput};
 use super::options::Options;
 use crate::board::{Position, CLASSIC_SUPPLY};
 use crate::color::{Color, Variant};
 use crate::game::Game;
-use crate::search::{Engine, Limits, Scoring, SearchResult};
+use crate::search::{Engine, Limits, Scoring};
 use crate::square::{Move, Square};
 use crate::timeman::{self, Clock};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What the protocol loop should do after a command.
@@ -21,36 +21,6 @@ pub enum Action {
     Quit,
     /// Run `job` on the worker thread; its output goes to `Session::finish`.
     Start(Job, Pending),
-}
-
-/// Work that runs off the protocol thread, so `stop` and `quit` stay responsive.
-pub enum Job {
-    Search { pos: Position, limits: Limits },
-    Perft { pos: Position, depth: u32 },
-    Bench,
-}
-
-pub enum JobOutput {
-    Search(SearchResult),
-    /// `None` when stopped.
-    Perft(Option<u64>),
-    Bench(u64, u64),
-}
-
-impl Job {
-    pub fn run(self, engine: &mut Engine, stop: &AtomicBool) -> JobOutput {
-        match self {
-            Job::Search { pos, limits } => {
-                log::debug!("search {} {:?}", pos.to_obf(), limits);
-                JobOutput::Search(engine.search(&pos, &limits, stop))
-            }
-            Job::Perft { pos, depth } => JobOutput::Perft(perft(&pos, depth, stop)),
-            Job::Bench => {
-                let (nodes, nps) = crate::bench::run();
-                JobOutput::Bench(nodes, nps)
-            }
-        }
-    }
 }
 
 /// A command waiting for its job's output.
@@ -264,6 +234,29 @@ impl Session {
             Bench => return Action::Start(Job::Bench, Pending::new(PendingKind::Bench)),
             // Stop while no search runs: nothing to do.
             Stop => ok(),
+            GoguiGameId => Ok("Othello".into()),
+            GoguiBoard => Ok(self.gogui_board()),
+            GoguiBoardSize => Ok("8".into()),
+            GoguiLegalMoves => Ok(self
+                .position()
+                .legal_moves()
+                .iter()
+                .map(|m| match m {
+                    Move::Pass => "pass".to_string(),
+                    Move::Place(sq) => sq.to_string().to_uppercase(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")),
+            GoguiSideToMove => Ok(match self.position().side {
+                Color::Black => "black".into(),
+                Color::White => "white".into(),
+            }),
+            GoguiFinalResult => Ok(match self.final_score() {
+                Ok(score) if score == "0" => "Draw".into(),
+                Ok(score) => score,
+                Err(_) => "unknown".into(),
+            }),
+            GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE.into()),
         };
         Action::Answer(answer)
     }
@@ -488,6 +481,32 @@ impl Session {
         ok()
     }
 
+    /// GoGui draws the first row at the top and numbers rows from the
+    /// bottom, like Go; so row 8 comes first and GoGui's coordinates are
+    /// Othello's (its drawing is the usual diagram upside down).
+    fn gogui_board(&self) -> String {
+        let pos = self.position();
+        let (black, white) = (pos.discs_of(Color::Black), pos.discs_of(Color::White));
+        (0..8)
+            .rev()
+            .map(|row| {
+                (0..8)
+                    .map(|col| {
+                        let bit = Square::from_coords(col, row).bit();
+                        if black & bit != 0 {
+                            'X'
+                        } else if white & bit != 0 {
+                            'O'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn showboard(&self) -> String {
         let pos = self.position();
         let v = self.variant();
@@ -571,24 +590,8 @@ impl Session {
     }
 }
 
-/// `crate::perft`, but `stop` ends it (`None`) between subtrees of depth 6.
-fn perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth <= 6 {
-        return Some(crate::perft::perft(pos, depth));
-    }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Some(1);
-    }
-    let mut leaves = 0;
-    for mv in moves {
-        leaves += perft(&pos.play(mv)?, depth - 1, stop)?;
-    }
-    Some(leaves)
-}
+/// GoGui's analysis menu: `type/label/command` per line.
+const GOGUI_ANALYZE: &str = "string/Best moves (hint 4)/hint 4\nstring/Solve exactly/solve";
 
 /// The search's move if it is legal in `pos`; otherwise (a search bug) the first legal move.
 fn checked_move(pos: &Position, mv: Move) -> Move {
@@ -665,25 +668,6 @@ fn help(name: Option<&str>) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stoppable_perft_agrees() {
-        let never = AtomicBool::new(false);
-        for variant in [Variant::Modern, Variant::Classic] {
-            let pos = Position::start(variant, Color::Black);
-            for depth in [0, 1, 7, 8] {
-                assert_eq!(
-                    perft(&pos, depth, &never),
-                    Some(crate::perft::perft(&pos, depth))
-                );
-            }
-        }
-        let stopped = AtomicBool::new(true);
-        assert_eq!(
-            perft(&Position::start(Variant::Modern, Color::Black), 9, &stopped),
-            None
-        );
-    }
 
     #[test]
     fn scores() {

@@ -12,6 +12,7 @@ use super::openings::{moves_text, parse_moves};
 use super::referee::{Played, Reason};
 use crate::board::Position;
 use crate::color::{Color, Variant};
+use crate::ggf::{clock_text, GgfGame};
 use crate::square::Move;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -261,12 +262,6 @@ pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     f.flush()
 }
 
-/// `mm:ss` for GGF's `TI`.
-fn clock_text(secs: f64) -> String {
-    let s = secs.max(0.0).round() as u64;
-    format!("{:02}:{:02}", s / 60, s % 60)
-}
-
 /// Today's date (UTC) as `YYYY-MM-DD`, from the civil-from-days algorithm.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()
@@ -285,8 +280,9 @@ pub fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// One GGF game on one line. `times` (seconds per ply, 0 for none) may be
-/// shorter than `moves`; `result` is black's disc margin; `clock` fills `TI`.
+/// One GGF game on one line (see [`crate::ggf`]). `times` (seconds per
+/// ply, 0 for none) may be shorter than `moves`; `result` is black's disc
+/// margin; `clock` fills `TI`.
 pub fn ggf_game(
     start: &Position,
     moves: &[Move],
@@ -296,46 +292,22 @@ pub fn ggf_game(
     result: Option<i32>,
     clock: Option<f64>,
 ) -> String {
-    let board: String = start
-        .to_obf()
-        .chars()
-        .map(|c| match c {
-            'X' => '*',
-            c => c,
-        })
-        .collect();
-    let mut s = format!(
-        "(;GM[Othello]PC[Mollett match]DT[{}]PB[{black}]PW[{white}]",
-        today()
-    );
-    if let Some(r) = result {
-        let _ = write!(s, "RE[{r:+}.000]");
-    } else {
-        s.push_str("RE[?]");
+    let mut game = GgfGame::new(*start);
+    game.place = Some("Mollett match".into());
+    game.date = Some(today());
+    game.black = Some(black.into());
+    game.white = Some(white.into());
+    game.result = Some(result.map_or("?".into(), |r| format!("{r:+}.000")));
+    game.time_control = clock.map(clock_text);
+    for (i, &mv) in moves.iter().enumerate() {
+        // Hundredths are plenty, and keep the records short.
+        let time = times
+            .get(i)
+            .filter(|&&t| t > 0.0)
+            .map(|t| (t * 100.0).round() / 100.0);
+        game.push(mv, None, time);
     }
-    if let Some(c) = clock {
-        let _ = write!(s, "TI[{}]", clock_text(c));
-    }
-    let _ = write!(s, "TY[8]BO[8 {board}]");
-    let mut side = start.side;
-    for (i, mv) in moves.iter().enumerate() {
-        let tag = if side == Color::Black { 'B' } else { 'W' };
-        let sq = match mv {
-            Move::Place(sq) => sq.to_string().to_uppercase(),
-            Move::Pass => "PA".to_string(),
-        };
-        match times.get(i) {
-            Some(&t) if t > 0.0 => {
-                let _ = write!(s, "{tag}[{sq}//{t:.2}]");
-            }
-            _ => {
-                let _ = write!(s, "{tag}[{sq}]");
-            }
-        }
-        side = side.other();
-    }
-    s.push_str(";)");
-    s
+    game.to_string()
 }
 
 #[cfg(test)]

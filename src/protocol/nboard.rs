@@ -1,0 +1,548 @@
+//! NBoard protocol version 2 (the NBoard GUI's engine protocol): see the
+//! "NBoard dialect" section of `protocol.md`.
+//!
+//! The dialect keeps the game the GUI sent (`set game`, then `move`), runs
+//! `go`, `hint` and `analyze` as jobs on the shared protocol loop, and writes
+//! one line per message, flushed at once. `ping` stops a running job; the job
+//! still answers (the GUI drops answers older than its latest ping), then
+//! `pong` follows, so answers keep the order of the commands.
+
+use super::job::{Job, JobOutput};
+use super::options::Options;
+use super::{Dialect, Interrupt, Step};
+use crate::board::Position;
+use crate::color::{Color, Variant};
+use crate::game::Game;
+use crate::ggf::{move_text, GgfGame, GgfMove};
+use crate::search::{Engine, Limits, SearchResult};
+use crate::square::Move;
+use crate::timeman::{self, Clock};
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+/// Midgame depth of `go` and `hint` until `set depth` says otherwise.
+pub const DEFAULT_DEPTH: u32 = 12;
+
+/// One line from the GUI.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NbCommand {
+    /// `nboard <version>`.
+    Hello(String),
+    SetDepth(u32),
+    SetContempt(i32),
+    SetGame(String),
+    Move {
+        mv: Move,
+        eval: Option<f64>,
+        time: Option<f64>,
+    },
+    Hint(usize),
+    Go,
+    /// `ping <n>`: `n` is echoed as given.
+    Ping(String),
+    Learn,
+    Analyze,
+    Quit,
+    /// A line that is not understood: answered with a `status` line, then ignored.
+    Unknown(String),
+}
+
+/// Whether a (preprocessed) first line is `nboard …`, which selects this dialect.
+pub fn is_hello(line: &[u8]) -> bool {
+    let word = line.split(|&b| b == b' ').next().unwrap_or(&[]);
+    word.eq_ignore_ascii_case(b"nboard")
+}
+
+/// Reads one line; never fails (unknown lines become `Unknown`).
+pub fn parse_line(line: &str) -> NbCommand {
+    let line = line.trim();
+    let unknown = || NbCommand::Unknown(line.to_string());
+    let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+    let rest = rest.trim();
+    let number = |s: &str| s.parse::<i64>().ok();
+    match word.to_ascii_lowercase().as_str() {
+        "nboard" => NbCommand::Hello(rest.to_string()),
+        "set" => {
+            let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));
+            let value = value.trim();
+            match what.to_ascii_lowercase().as_str() {
+                "depth" => match number(value) {
+                    Some(d) if (1..=60).contains(&d) => NbCommand::SetDepth(d as u32),
+                    _ => unknown(),
+                },
+                "contempt" => match number(value) {
+                    Some(c) if c.abs() <= 6400 => NbCommand::SetContempt(c as i32),
+                    _ => unknown(),
+                },
+                "game" if !value.is_empty() => NbCommand::SetGame(value.to_string()),
+                _ => unknown(),
+            }
+        }
+        "move" => {
+            let mut parts = rest.split('/');
+            let Ok(mv) = parts.next().unwrap_or("").trim().parse::<Move>() else {
+                return unknown();
+            };
+            let mut num = || -> Result<Option<f64>, ()> {
+                match parts.next().map(str::trim) {
+                    None | Some("") => Ok(None),
+                    Some(t) => t.parse::<f64>().map(Some).map_err(|_| ()),
+                }
+            };
+            match (num(), num()) {
+                (Ok(eval), Ok(time)) => NbCommand::Move { mv, eval, time },
+                _ => unknown(),
+            }
+        }
+        "hint" => match number(rest) {
+            Some(n) if n >= 1 => NbCommand::Hint(n.min(64) as usize),
+            _ => unknown(),
+        },
+        "go" if rest.is_empty() => NbCommand::Go,
+        "ping" => NbCommand::Ping(rest.to_string()),
+        "learn" => NbCommand::Learn,
+        "analyze" => NbCommand::Analyze,
+        "quit" => NbCommand::Quit,
+        _ => unknown(),
+    }
+}
+
+/// What a job's answer needs.
+pub enum Pending {
+    Go {
+        pos: Position,
+        started: Instant,
+    },
+    /// `pass_first`: the searched position is the one after the side to move's forced pass.
+    Hint {
+        pos: Position,
+        n: usize,
+        pass_first: bool,
+        started: Instant,
+    },
+    /// Per searched position: moves made before it, and whether it was searched after a pass.
+    Analyze {
+        plies: Vec<(usize, bool)>,
+        started: Instant,
+    },
+}
+
+/// The NBoard dialect's state: the GUI's game, the search settings, the output.
+pub struct Nboard<W: Write> {
+    out: W,
+    /// The game as the GUI sent it, with the moves added by `move`.
+    record: GgfGame,
+    game: Game,
+    depth: u32,
+    options: Options,
+    /// `None` only while a job has it.
+    engine: Option<Engine>,
+}
+
+impl<W: Write> Nboard<W> {
+    pub fn new(out: W) -> Nboard<W> {
+        let options = Options::default();
+        let start = Position::start(Variant::Modern, Color::Black);
+        Nboard {
+            out,
+            record: GgfGame::new(start),
+            game: Game::from_position(start),
+            depth: DEFAULT_DEPTH,
+            engine: Some(Engine::new(options.settings())),
+            options,
+        }
+    }
+
+    /// Writes one line and flushes it.
+    fn say(&mut self, line: &str) -> io::Result<()> {
+        log::debug!("nboard > {line}");
+        self.out.write_all(line.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    fn position(&self) -> Position {
+        *self.game.position()
+    }
+
+    /// `move`: plays on the stored game (a forced pass the GUI left out is inserted).
+    fn play(&mut self, mv: Move, eval: Option<f64>, time: Option<f64>) -> io::Result<()> {
+        let mut game = self.game.clone();
+        let mut record = self.record.clone();
+        let pos = *game.position();
+        if mv != Move::Pass && pos.must_pass() && pos.pass().play(mv).is_some() {
+            let _ = game.play(Move::Pass);
+            record.moves.push(GgfMove {
+                color: pos.side,
+                mv: Move::Pass,
+                eval: None,
+                time: None,
+            });
+        }
+        let color = game.position().side;
+        match game.play(mv) {
+            Ok(()) => {
+                record.moves.push(GgfMove {
+                    color,
+                    mv,
+                    eval,
+                    time,
+                });
+                self.game = game;
+                self.record = record;
+                Ok(())
+            }
+            Err(e) => self.say(&format!("status move {} ignored: {e}", move_text(mv))),
+        }
+    }
+
+    fn set_game(&mut self, text: &str) -> io::Result<()> {
+        match GgfGame::parse(text).and_then(|r| r.to_game().map(|g| (r, g))) {
+            Ok((record, game)) => {
+                self.record = record;
+                self.game = game;
+                Ok(())
+            }
+            Err(e) => self.say(&format!("status game ignored: {e}")),
+        }
+    }
+
+    /// The midgame depth limit (and no other) for `hint` and `analyze`.
+    fn depth_limits(&self) -> Limits {
+        Limits {
+            depth: Some(self.depth),
+            multi_pv: 1,
+            ..Limits::default()
+        }
+    }
+
+    /// `go`: a forced answer at once, else a search bound by depth and by the
+    /// clock in the record (`TI` minus the times of the side's moves).
+    fn go(&mut self) -> io::Result<Step<Pending>> {
+        let pos = self.position();
+        let legal = pos.legal_moves();
+        if legal.len() <= 1 {
+            // A pass (also when the game is over: nothing else exists) or the only move.
+            let mv = legal.first().copied().unwrap_or(Move::Pass);
+            self.say(&format!("=== {}", move_text(mv)))?;
+            return Ok(Step::Continue);
+        }
+        let mut limits = self.depth_limits();
+        if let Some(main) = self.record.main_time() {
+            let clock = Clock {
+                main_left: (main - self.record.time_used(pos.side)).max(0.0),
+                ..Clock::default()
+            };
+            let margin = Duration::from_millis(self.options.margin_ms());
+            if let Some(t) = timeman::allocate(&clock, pos.empty_count(), margin) {
+                limits.soft_time = Some(t.soft);
+                limits.hard_time = Some(t.hard);
+            }
+        }
+        self.say("status thinking")?;
+        let pending = Pending::Go {
+            pos,
+            started: Instant::now(),
+        };
+        Ok(Step::Start(Job::Search { pos, limits }, pending))
+    }
+
+    /// `hint n`: the n best moves, by depth only (not bound by the clock).
+    fn hint(&mut self, n: usize) -> io::Result<Step<Pending>> {
+        let pos = self.position();
+        if pos.is_game_over() {
+            self.say("status game over")?;
+            return Ok(Step::Continue);
+        }
+        let pass_first = pos.must_pass();
+        let searched = if pass_first { pos.pass() } else { pos };
+        let n = if pass_first { 1 } else { n };
+        let limits = Limits {
+            multi_pv: n,
+            ..self.depth_limits()
+        };
+        self.say("status thinking")?;
+        let pending = Pending::Hint {
+            pos,
+            n,
+            pass_first,
+            started: Instant::now(),
+        };
+        Ok(Step::Start(
+            Job::Search {
+                pos: searched,
+                limits,
+            },
+            pending,
+        ))
+    }
+
+    /// `analyze`: every position of the game, the last first (the solver's
+    /// table then helps the earlier ones).
+    fn analyze(&mut self) -> io::Result<Step<Pending>> {
+        let mut positions = Vec::new();
+        let mut pos = *self.game.start();
+        positions.push(pos);
+        for &mv in self.game.moves() {
+            pos = pos.play(mv).unwrap_or(pos);
+            positions.push(pos);
+        }
+        let mut searched = Vec::new();
+        let mut plies = Vec::new();
+        for (made, pos) in positions.into_iter().enumerate().rev() {
+            let pass_first = pos.must_pass();
+            searched.push(if pass_first { pos.pass() } else { pos });
+            plies.push((made, pass_first));
+        }
+        self.say("status analyzing")?;
+        let job = Job::Analyze {
+            positions: searched,
+            limits: self.depth_limits(),
+        };
+        let pending = Pending::Analyze {
+            plies,
+            started: Instant::now(),
+        };
+        Ok(Step::Start(job, pending))
+    }
+
+    fn nodestats(&mut self, nodes: u64, started: Instant) -> io::Result<()> {
+        let secs = started.elapsed().as_secs_f64();
+        self.say(&format!("nodestats {nodes} {secs:.2}"))
+    }
+}
+
+/// An eval as NBoard reads it: discs with two decimals.
+fn eval_text(score: f64) -> String {
+    let s = (score * 100.0).round() / 100.0;
+    format!("{:.2}", if s == 0.0 { 0.0 } else { s })
+}
+
+/// `100%` for an exact solve, else the midgame depth reached.
+fn depth_text(r: &SearchResult) -> String {
+    if r.exact {
+        "100%".into()
+    } else {
+        r.depth.to_string()
+    }
+}
+
+/// A principal variation without spaces: `F5-D6-C3`, passes as `PA`.
+fn pv_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|&m| move_text(m))
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+impl<W: Write> Dialect for Nboard<W> {
+    type Request = NbCommand;
+    type Pending = Pending;
+
+    fn parse(&mut self, raw: &[u8], overlong: bool) -> Option<NbCommand> {
+        let text = String::from_utf8_lossy(raw);
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        log::debug!("nboard < {text}");
+        if overlong {
+            return Some(NbCommand::Unknown("(a line too long)".into()));
+        }
+        Some(parse_line(text))
+    }
+
+    fn interrupt(&self, request: &NbCommand) -> Interrupt {
+        match request {
+            NbCommand::Ping(_) => Interrupt::Stop,
+            NbCommand::Quit => Interrupt::Quit,
+            _ => Interrupt::None,
+        }
+    }
+
+    fn execute(&mut self, request: NbCommand) -> io::Result<Step<Pending>> {
+        match request {
+            NbCommand::Hello(version) => {
+                self.say("set myname Mollett")?;
+                if version.trim() != "2" {
+                    self.say(&format!(
+                        "status protocol version {version} asked; speaking version 2"
+                    ))?;
+                }
+            }
+            NbCommand::SetDepth(d) => self.depth = d,
+            // The searcher scores a draw as 0 whatever the contempt.
+            NbCommand::SetContempt(_) => {}
+            NbCommand::SetGame(text) => self.set_game(&text)?,
+            NbCommand::Move { mv, eval, time } => self.play(mv, eval, time)?,
+            NbCommand::Hint(n) => return self.hint(n),
+            NbCommand::Go => return self.go(),
+            NbCommand::Ping(n) => self.say(&format!("pong {n}"))?,
+            NbCommand::Learn => self.say("learned")?,
+            NbCommand::Analyze => return self.analyze(),
+            NbCommand::Quit => return Ok(Step::Quit),
+            NbCommand::Unknown(line) => self.say(&format!("status ignored: {line}"))?,
+        }
+        Ok(Step::Continue)
+    }
+
+    fn finish(
+        &mut self,
+        pending: Pending,
+        output: Result<JobOutput, &'static str>,
+    ) -> io::Result<()> {
+        let output = match output {
+            Ok(output) => output,
+            Err(message) => {
+                self.say(&format!("status {message}"))?;
+                if let Pending::Go { pos, .. } = pending {
+                    // The GUI waits for a move: give a legal one.
+                    let mv = pos.legal_moves().first().copied().unwrap_or(Move::Pass);
+                    self.say(&format!("=== {}", move_text(mv)))?;
+                }
+                return Ok(());
+            }
+        };
+        match (pending, output) {
+            (Pending::Go { pos, started }, JobOutput::Search(r)) => {
+                let mv = if pos.play(r.best).is_some() {
+                    r.best
+                } else {
+                    log::error!(
+                        "search returned illegal move {} in {}",
+                        r.best,
+                        pos.to_obf()
+                    );
+                    pos.legal_moves().first().copied().unwrap_or(Move::Pass)
+                };
+                self.nodestats(r.nodes, started)?;
+                let secs = started.elapsed().as_secs_f64();
+                self.say(&format!(
+                    "=== {}/{}/{secs:.1}",
+                    move_text(mv),
+                    eval_text(r.score)
+                ))?;
+                self.say("status waiting")
+            }
+            (
+                Pending::Hint {
+                    pos,
+                    n,
+                    pass_first,
+                    started,
+                },
+                JobOutput::Search(r),
+            ) => {
+                let depth = depth_text(&r);
+                if pass_first {
+                    let mut pv = vec![Move::Pass];
+                    pv.extend(&r.pv);
+                    self.say(&format!(
+                        "search {} {} 0 {depth}",
+                        pv_text(&pv),
+                        eval_text(-r.score)
+                    ))?;
+                } else {
+                    let lines: Vec<_> = r
+                        .lines
+                        .iter()
+                        .filter(|l| pos.play(l.mv).is_some())
+                        .take(n)
+                        .copied()
+                        .collect();
+                    for l in lines {
+                        let pv = if l.mv == r.best && !r.pv.is_empty() {
+                            pv_text(&r.pv)
+                        } else {
+                            move_text(l.mv)
+                        };
+                        self.say(&format!("search {pv} {} 0 {depth}", eval_text(l.score)))?;
+                    }
+                }
+                self.nodestats(r.nodes, started)?;
+                self.say("status waiting")
+            }
+            (Pending::Analyze { plies, started }, JobOutput::Analysis(results)) => {
+                let mut nodes = 0;
+                for (&(made, pass_first), r) in plies.iter().zip(&results) {
+                    let score = if pass_first { -r.score } else { r.score };
+                    self.say(&format!("analysis {made} {}", eval_text(score)))?;
+                    nodes += r.nodes;
+                }
+                self.nodestats(nodes, started)?;
+                self.say("status waiting")
+            }
+            _ => self.say("status internal error"),
+        }
+    }
+
+    fn quit_during_job(
+        &mut self,
+        _pending: Pending,
+        _queued: VecDeque<NbCommand>,
+        _quit: NbCommand,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn take_engine(&mut self) -> Engine {
+        let settings = self.options.settings();
+        self.engine.take().unwrap_or_else(|| Engine::new(settings))
+    }
+
+    fn restore_engine(&mut self, engine: Option<Engine>) {
+        self.engine = Some(engine.unwrap_or_else(|| Engine::new(self.options.settings())));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines() {
+        assert_eq!(parse_line("nboard 2"), NbCommand::Hello("2".into()));
+        assert_eq!(parse_line("set depth 6"), NbCommand::SetDepth(6));
+        assert_eq!(
+            parse_line("set contempt -100"),
+            NbCommand::SetContempt(-100)
+        );
+        assert_eq!(
+            parse_line("move F5//11.493"),
+            NbCommand::Move {
+                mv: "f5".parse().unwrap(),
+                eval: None,
+                time: Some(11.493)
+            }
+        );
+        assert_eq!(
+            parse_line("move pa"),
+            NbCommand::Move {
+                mv: Move::Pass,
+                eval: None,
+                time: None
+            }
+        );
+        assert_eq!(parse_line("hint 4"), NbCommand::Hint(4));
+        assert_eq!(parse_line("ping 7"), NbCommand::Ping("7".into()));
+        assert!(matches!(parse_line("hint 0"), NbCommand::Unknown(_)));
+        assert!(matches!(parse_line("move z9"), NbCommand::Unknown(_)));
+        assert!(matches!(parse_line("set depth x"), NbCommand::Unknown(_)));
+        assert!(matches!(parse_line("frobnicate"), NbCommand::Unknown(_)));
+        assert!(is_hello(b"NBoard 2"));
+        assert!(!is_hello(b"nboards"));
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(eval_text(-0.001), "0.00");
+        assert_eq!(eval_text(-1.0), "-1.00");
+        assert_eq!(eval_text(2.346), "2.35");
+        assert_eq!(
+            pv_text(&["f5".parse().unwrap(), Move::Pass, "c3".parse().unwrap()]),
+            "F5-PA-C3"
+        );
+    }
+}
