@@ -105,7 +105,9 @@ impl GameRecord {
                 None => Outcome::Draw,
             },
             reason: p.reason,
-            time: p.used,
+            // Kept at the millisecond precision of the result line, so a report
+            // built from the file equals the one built during the run.
+            time: p.used.map(|t| (t * 1000.0).round() / 1000.0),
         }
     }
 
