@@ -5,8 +5,10 @@
 
 pub mod features;
 pub mod handcrafted;
+pub mod pattern;
 
 pub use handcrafted::{Handcrafted, Weights};
+pub use pattern::PatternEval;
 
 use crate::board::Position;
 
@@ -24,4 +26,30 @@ pub trait Evaluator: Send + Sync {
     /// [`UNITS_PER_DISC`] units, within `±EVAL_LIMIT`. Called on positions
     /// where the game is not over (the search scores finished games itself).
     fn evaluate(&self, pos: &Position) -> i32;
+}
+
+/// The evaluation the engine uses unless told otherwise (the handcrafted one
+/// until a match shows the learned one is at least as strong).
+pub fn default_evaluator() -> Box<dyn Evaluator> {
+    Box::new(Handcrafted::default())
+}
+
+/// The learned pattern evaluation with the weights shipped in the binary.
+pub fn learned_evaluator() -> Box<dyn Evaluator> {
+    Box::new(PatternEval::embedded().expect("the embedded weight file is valid"))
+}
+
+/// An evaluator by name, for an `evalfile`-style option: `handcrafted`,
+/// `learned` (the embedded weights), or the path of a weight file written by
+/// `mollett train`.
+pub fn evaluator_by_name(name: &str) -> Result<Box<dyn Evaluator>, String> {
+    match name {
+        "handcrafted" => Ok(Box::new(Handcrafted::default())),
+        "learned" | "pattern" | "embedded" => PatternEval::embedded()
+            .map(|e| Box::new(e) as Box<dyn Evaluator>)
+            .map_err(|e| e.to_string()),
+        path => PatternEval::from_file(path)
+            .map(|e| Box::new(e) as Box<dyn Evaluator>)
+            .map_err(|e| e.to_string()),
+    }
 }
