@@ -149,6 +149,9 @@ enum Command {
         /// Weight of neighbouring stages' samples.
         #[arg(long, default_value_t = 0.5)]
         neighbour_weight: f32,
+        /// Blend searched labels with the game's exact outcome by this weight.
+        #[arg(long, default_value_t = 0.5)]
+        outcome_weight: f32,
         #[arg(long, default_value = "weights.bin")]
         out: PathBuf,
     },
@@ -156,7 +159,7 @@ enum Command {
     Evaltest {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Evaluations to compare: handcrafted, learned, or weight files.
+        /// Evaluations to compare: handcrafted, learned, zero (always 0), or weight files.
         #[arg(long, num_args = 1.., default_values = ["handcrafted", "learned"])]
         eval: Vec<String>,
         #[arg(long, default_value_t = 20)]
@@ -341,6 +344,7 @@ fn main() {
             batch,
             holdout,
             neighbour_weight,
+            outcome_weight,
             out,
         }) => {
             let cfg = fit::FitConfig {
@@ -352,6 +356,7 @@ fn main() {
                 batch,
                 holdout,
                 neighbour_weight,
+                outcome_weight,
                 progress: true,
             };
             exit_on_error(train(&files, &cfg, &out))
@@ -457,9 +462,19 @@ fn evaltest(
     if exact_only {
         samples.retain(|s| s.exact);
     }
+    /// The baseline: every position even.
+    struct Zero;
+    impl mollett::eval::Evaluator for Zero {
+        fn evaluate(&self, _: &Position) -> i32 {
+            0
+        }
+    }
     let evaluators = evals
         .iter()
-        .map(|e| mollett::eval::evaluator_by_name(e))
+        .map(|e| match e.as_str() {
+            "zero" => Ok(Box::new(Zero) as Box<dyn mollett::eval::Evaluator>),
+            e => mollett::eval::evaluator_by_name(e),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let refs: Vec<&dyn mollett::eval::Evaluator> = evaluators.iter().map(|e| e.as_ref()).collect();
     let rows = mollett::train::eval_errors(&samples, &refs, range.0, range.1, bucket);

@@ -28,10 +28,18 @@ pub trait Evaluator: Send + Sync {
     fn evaluate(&self, pos: &Position) -> i32;
 }
 
-/// The evaluation the engine uses unless told otherwise (the handcrafted one
-/// until a match shows the learned one is at least as strong).
+/// The evaluation a new engine starts with: the handcrafted one (until a
+/// match shows the learned one is at least as strong), unless the environment
+/// variable `MOLLETT_EVAL` names another (`learned`, `handcrafted` or a
+/// weight file; for matches between evaluations before a protocol option exists).
 pub fn default_evaluator() -> Box<dyn Evaluator> {
-    Box::new(Handcrafted::default())
+    match std::env::var("MOLLETT_EVAL") {
+        Ok(name) if !name.is_empty() => evaluator_by_name(&name).unwrap_or_else(|e| {
+            log::error!("MOLLETT_EVAL={name}: {e}; using the handcrafted evaluation");
+            Box::new(Handcrafted::default())
+        }),
+        _ => Box::new(Handcrafted::default()),
+    }
 }
 
 /// The learned pattern evaluation with the weights shipped in the binary.

@@ -16,6 +16,7 @@
 //! stored in a small binary file (see [`Weights::to_bytes`]); the shipped set
 //! is embedded in the binary.
 
+use super::features::neighbours;
 use super::{Evaluator, EVAL_LIMIT, UNITS_PER_DISC};
 use crate::bitboard::symmetry;
 use crate::board::Position;
@@ -138,8 +139,9 @@ const BASE_PATTERNS: [(&str, &[(u8, u8)]); 11] = [
 ];
 
 /// Names of the global features, in weight order.
-pub const GLOBAL_NAMES: [&str; 6] = [
+pub const GLOBAL_NAMES: [&str; 7] = [
     "mobility",
+    "potential-mobility",
     "parity",
     "bias",
     "classic-bias",
@@ -365,16 +367,19 @@ pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
     let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
     let e = pos.empty_count() as i32;
     let parity = if e & 1 == 1 { 1 } else { -1 };
-    let mut g = [mobility, parity, 1, 0, 0, 0];
+    let empty = pos.empties();
+    let potential = (neighbours(pos.opponent) & empty).count_ones() as i32
+        - (neighbours(pos.player) & empty).count_ones() as i32;
+    let mut g = [mobility, potential, parity, 1, 0, 0, 0];
     if pos.variant == Variant::Classic {
         // Without passes the side to move places ceil(e/2) more discs, the other floor(e/2).
         let mine = pos.supply[pos.side.index()] as i32;
         let theirs = pos.supply[pos.side.other().index()] as i32;
         let short_mine = ((e + 1) / 2 - mine).max(0);
         let short_theirs = (e / 2 - theirs).max(0);
-        g[3] = 1;
-        g[4] = short_theirs - short_mine;
-        g[5] = mine - theirs;
+        g[4] = 1;
+        g[5] = short_theirs - short_mine;
+        g[6] = mine - theirs;
     }
     g
 }

@@ -101,6 +101,34 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     Ok(out)
 }
 
+/// Each sample's game outcome: the exact score of the first exactly solved
+/// position of its game, from the sample's side to move's view (`None` when
+/// the game has none). Games are recognised as `selfplay` writes them: runs
+/// of lines whose empties strictly decrease.
+pub fn game_outcomes(samples: &[Sample]) -> Vec<Option<f32>> {
+    let mut out = vec![None; samples.len()];
+    let mut start = 0;
+    while start < samples.len() {
+        let mut end = start + 1;
+        while end < samples.len()
+            && samples[end].pos.empty_count() < samples[end - 1].pos.empty_count()
+        {
+            end += 1;
+        }
+        if let Some(e) = samples[start..end].iter().find(|s| s.exact) {
+            for (o, s) in out[start..end].iter_mut().zip(&samples[start..end]) {
+                *o = Some(if s.pos.side == e.pos.side {
+                    e.score
+                } else {
+                    -e.score
+                });
+            }
+        }
+        start = end;
+    }
+    out
+}
+
 /// SplitMix64 generator: small, seedable, reproducible across platforms.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
