@@ -480,7 +480,7 @@ impl Weights {
         }
         let total = stages * per_stage;
         let payload = &bytes[HEADER_LEN..];
-        if payload.len() % 2 != 0 {
+        if !payload.len().is_multiple_of(2) {
             return err("truncated weight file");
         }
         let mut data = Vec::with_capacity(total);
@@ -655,7 +655,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            *v = if x % 3 == 0 {
+            *v = if x.is_multiple_of(3) {
                 0
             } else {
                 (x % 601) as i16 - 300
