@@ -18,6 +18,7 @@ pub mod square;
 pub mod stats;
 pub mod timeman;
 pub mod tournament;
+pub mod train;
 pub mod tt;
 
 pub use board::{Position, PositionError, CENTRE, CLASSIC_SUPPLY};

@@ -8,6 +8,7 @@ use mollett::tournament::record::read_results;
 use mollett::tournament::report::{parse_sprt, Report};
 use mollett::tournament::runner::{self, unique_names, Config, Format};
 use mollett::tournament::{EngineSpec, Limits, TimeControl};
+use mollett::train::{fit, selfplay};
 use mollett::{perft, Color, Position, Variant};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,6 +83,99 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Play varied games and write positions labelled by search and exact solves (see docs/training.md).
+    Selfplay {
+        /// Games in the whole run (all shards).
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Play slice i of n of the games (game k belongs to shard k mod n + 1).
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Random opening of 0 to N plies (classic: after 4 random placements).
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        /// Start game k from line k (cyclically) of this openings file instead.
+        #[arg(long)]
+        openings: Option<PathBuf>,
+        /// Search depth that labels each position and chooses the move.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Solve exactly from this many empties down.
+        #[arg(long, default_value_t = 16)]
+        exact_empties: u32,
+        /// Chance of a random move before the exact phase.
+        #[arg(long, default_value_t = 0.1)]
+        random_prob: f64,
+        /// Record only positions with at most this many empties.
+        #[arg(long, default_value_t = 60)]
+        max_record_empties: u32,
+        /// Record only positions with at least this many empties (games stop below).
+        #[arg(long, default_value_t = 0)]
+        min_empties: u32,
+        /// Start no new game after this many seconds.
+        #[arg(long)]
+        max_seconds: Option<f64>,
+        /// Evaluation of the searches: handcrafted, learned, or a weight file.
+        #[arg(long, default_value = "handcrafted")]
+        eval: String,
+        /// Transposition table in MB.
+        #[arg(long, default_value_t = 32)]
+        hash: usize,
+        /// Output file (default: stdout); appended to.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Fit pattern weights to position files and write a weight file.
+    Train {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Game stages (by discs on the board).
+        #[arg(long, default_value_t = mollett::eval::pattern::DEFAULT_STAGES)]
+        stages: usize,
+        /// Adam step size (discs).
+        #[arg(long, default_value_t = 0.02)]
+        lr: f32,
+        /// L2 regularisation.
+        #[arg(long, default_value_t = 0.01)]
+        l2: f32,
+        #[arg(long, default_value_t = 128)]
+        batch: usize,
+        /// Fraction of positions held out to measure the fit.
+        #[arg(long, default_value_t = 0.1)]
+        holdout: f64,
+        /// Weight of neighbouring stages' samples.
+        #[arg(long, default_value_t = 0.5)]
+        neighbour_weight: f32,
+        /// Blend searched labels with the game's exact outcome by this weight.
+        #[arg(long, default_value_t = 0.5)]
+        outcome_weight: f32,
+        #[arg(long, default_value = "weights.bin")]
+        out: PathBuf,
+    },
+    /// Mean absolute error of the evaluations against labelled positions.
+    Evaltest {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Evaluations to compare: handcrafted, learned, zero (always 0), or weight files.
+        #[arg(long, num_args = 1.., default_values = ["handcrafted", "learned"])]
+        eval: Vec<String>,
+        #[arg(long, default_value_t = 20)]
+        min_empties: u32,
+        #[arg(long, default_value_t = 30)]
+        max_empties: u32,
+        /// Only exactly solved positions.
+        #[arg(long)]
+        exact_only: bool,
+        /// Also report per bucket of this many empties (0: none).
+        #[arg(long, default_value_t = 0)]
+        bucket: u32,
     },
 }
 
@@ -216,7 +310,207 @@ fn main() {
                 None => print!("{text}"),
             }
         }
+        Some(Command::Selfplay {
+            games,
+            seed,
+            shard,
+            random_plies,
+            openings,
+            depth,
+            exact_empties,
+            random_prob,
+            max_record_empties,
+            min_empties,
+            max_seconds,
+            eval,
+            hash,
+            out,
+        }) => exit_on_error((|| {
+            let cfg = selfplay::SelfplayConfig {
+                variant: cli.variant,
+                games,
+                seed,
+                shard: parse_shard(&shard)?,
+                random_plies,
+                openings: match &openings {
+                    Some(p) => openings::read_file(p, cli.variant)?,
+                    None => Vec::new(),
+                },
+                depth,
+                exact_empties,
+                random_prob,
+                max_record_empties,
+                min_empties,
+                max_time: max_seconds.map(Duration::from_secs_f64),
+                hash_mb: hash,
+                progress: true,
+            };
+            selfplay(cfg, &eval, out)
+        })()),
+        Some(Command::Train {
+            files,
+            seed,
+            epochs,
+            stages,
+            lr,
+            l2,
+            batch,
+            holdout,
+            neighbour_weight,
+            outcome_weight,
+            out,
+        }) => {
+            let cfg = fit::FitConfig {
+                stages,
+                epochs,
+                seed,
+                lr,
+                l2,
+                batch,
+                holdout,
+                neighbour_weight,
+                outcome_weight,
+                progress: true,
+            };
+            exit_on_error(train(&files, &cfg, &out))
+        }
+        Some(Command::Evaltest {
+            files,
+            eval,
+            min_empties,
+            max_empties,
+            exact_only,
+            bucket,
+        }) => exit_on_error(evaltest(
+            &files,
+            &eval,
+            (min_empties, max_empties),
+            exact_only,
+            bucket,
+        )),
     }
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    s.split_once('/')
+        .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
+        .filter(|&(i, n)| i >= 1 && i <= n)
+        .ok_or_else(|| format!("--shard '{s}': expected i/n with 1 <= i <= n"))
+}
+
+/// `selfplay`: writes labelled positions.
+fn selfplay(cfg: selfplay::SelfplayConfig, eval: &str, out: Option<PathBuf>) -> Result<(), String> {
+    let evaluator = mollett::eval::evaluator_by_name(eval)?;
+    let stats = match out {
+        Some(path) => {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            selfplay::run(&cfg, evaluator, &mut f)?
+        }
+        None => selfplay::run(&cfg, evaluator, &mut std::io::stdout().lock())?,
+    };
+    eprintln!(
+        "selfplay: done, {} games, {} positions ({} exact)",
+        stats.games, stats.positions, stats.exact
+    );
+    Ok(())
+}
+
+/// `train`: fits and writes a weight file.
+fn train(files: &[PathBuf], cfg: &fit::FitConfig, out: &PathBuf) -> Result<(), String> {
+    let t = Instant::now();
+    let mut samples = Vec::new();
+    for f in files {
+        samples.extend(mollett::train::read_samples(f)?);
+    }
+    eprintln!(
+        "train: read {} positions in {:.1} s",
+        samples.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let (weights, reports) = fit::fit(&samples, cfg);
+    println!("stage  discs  train  held-out  MAE-train  MAE-held-out");
+    let (mut n, mut sum) = (0usize, 0f64);
+    for r in &reports {
+        println!(
+            "{:5}  {:2}-{:2}  {:6}  {:8}  {:9.2}  {:12.2}",
+            r.stage, r.discs.0, r.discs.1, r.train, r.held_out, r.train_mae, r.held_out_mae
+        );
+        if r.held_out > 0 {
+            n += r.held_out;
+            sum += r.held_out_mae * r.held_out as f64;
+        }
+    }
+    if n > 0 {
+        println!(
+            "held-out MAE over all stages: {:.2} discs ({n} positions)",
+            sum / n as f64
+        );
+    }
+    weights.write(out).map_err(|e| e.to_string())?;
+    eprintln!(
+        "train: wrote {} ({} bytes) in {:.1} s",
+        out.display(),
+        std::fs::metadata(out).map(|m| m.len()).unwrap_or(0),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `evaltest`: MAE of evaluations against labelled positions.
+fn evaltest(
+    files: &[PathBuf],
+    evals: &[String],
+    range: (u32, u32),
+    exact_only: bool,
+    bucket: u32,
+) -> Result<(), String> {
+    let mut samples = Vec::new();
+    for f in files {
+        samples.extend(mollett::train::read_samples(f)?);
+    }
+    if exact_only {
+        samples.retain(|s| s.exact);
+    }
+    /// The baseline: every position even.
+    struct Zero;
+    impl mollett::eval::Evaluator for Zero {
+        fn evaluate(&self, _: &Position) -> i32 {
+            0
+        }
+    }
+    let evaluators = evals
+        .iter()
+        .map(|e| match e.as_str() {
+            "zero" => Ok(Box::new(Zero) as Box<dyn mollett::eval::Evaluator>),
+            e => mollett::eval::evaluator_by_name(e),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&dyn mollett::eval::Evaluator> = evaluators.iter().map(|e| e.as_ref()).collect();
+    let rows = mollett::train::eval_errors(&samples, &refs, range.0, range.1, bucket);
+    print!("variant  empties  positions");
+    for e in evals {
+        print!("  {e:>12}");
+    }
+    println!();
+    for r in rows {
+        print!(
+            "{:7}  {:2}-{:2}  {:9}",
+            r.variant.name(),
+            r.empties.0,
+            r.empties.1,
+            r.count
+        );
+        for m in &r.mae {
+            print!("  {m:12.2}");
+        }
+        println!();
+    }
+    println!("(mean absolute error in discs of the static evaluation against the labels)");
+    Ok(())
 }
 
 fn exit_on_error(r: Result<(), String>) {

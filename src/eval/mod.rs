@@ -5,8 +5,10 @@
 
 pub mod features;
 pub mod handcrafted;
+pub mod pattern;
 
 pub use handcrafted::{Handcrafted, Weights};
+pub use pattern::PatternEval;
 
 use crate::board::Position;
 
@@ -24,4 +26,38 @@ pub trait Evaluator: Send + Sync {
     /// [`UNITS_PER_DISC`] units, within `±EVAL_LIMIT`. Called on positions
     /// where the game is not over (the search scores finished games itself).
     fn evaluate(&self, pos: &Position) -> i32;
+}
+
+/// The evaluation a new engine starts with: the handcrafted one (until a
+/// match shows the learned one is at least as strong), unless the environment
+/// variable `MOLLETT_EVAL` names another (`learned`, `handcrafted` or a
+/// weight file; for matches between evaluations before a protocol option exists).
+pub fn default_evaluator() -> Box<dyn Evaluator> {
+    match std::env::var("MOLLETT_EVAL") {
+        Ok(name) if !name.is_empty() => evaluator_by_name(&name).unwrap_or_else(|e| {
+            log::error!("MOLLETT_EVAL={name}: {e}; using the handcrafted evaluation");
+            Box::new(Handcrafted::default())
+        }),
+        _ => Box::new(Handcrafted::default()),
+    }
+}
+
+/// The learned pattern evaluation with the weights shipped in the binary.
+pub fn learned_evaluator() -> Box<dyn Evaluator> {
+    Box::new(PatternEval::embedded().expect("the embedded weight file is valid"))
+}
+
+/// An evaluator by name, for an `evalfile`-style option: `handcrafted`,
+/// `learned` (the embedded weights), or the path of a weight file written by
+/// `mollett train`.
+pub fn evaluator_by_name(name: &str) -> Result<Box<dyn Evaluator>, String> {
+    match name {
+        "handcrafted" => Ok(Box::new(Handcrafted::default())),
+        "learned" | "pattern" | "embedded" => PatternEval::embedded()
+            .map(|e| Box::new(e) as Box<dyn Evaluator>)
+            .map_err(|e| e.to_string()),
+        path => PatternEval::from_file(path)
+            .map(|e| Box::new(e) as Box<dyn Evaluator>)
+            .map_err(|e| e.to_string()),
+    }
 }

@@ -12,7 +12,7 @@ mod root;
 mod worker;
 
 use crate::board::Position;
-use crate::eval::{Evaluator, Handcrafted, UNITS_PER_DISC};
+use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::square::Move;
 use crate::tt::TranspositionTable;
 use root::{pv_from_tt, Plan, RootMove};
@@ -122,7 +122,7 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(settings.hash_mb),
             settings,
-            evaluator: Box::new(Handcrafted::default()),
+            evaluator: crate::eval::default_evaluator(),
         }
     }
 

@@ -1,0 +1,724 @@
+//! The learned pattern evaluation (Logistello / Edax style).
+//!
+//! The board is cut into 46 pattern *instances*: the 8 symmetric images of 11
+//! base patterns (edges with their X-squares, 2x5 corner regions, 3x3
+//! corners, rows and columns 2-4, diagonals of length 8 down to 4). Each
+//! instance reads its squares as a base-3 number (0 empty, 1 side to move, 2
+//! opponent) and looks the number up in its pattern's weight table; every
+//! instance of a pattern shares the table, and configurations that a
+//! symmetry of the pattern itself maps onto each other share one weight, so
+//! the evaluation is exactly invariant under the board's 8 symmetries.
+//! A few global features (mobility, parity, a bias, and for classic the
+//! supplies) are added, with one set of weights per game stage (by discs on
+//! the board).
+//!
+//! Weights are quantised to `i16` in [`WEIGHT_SCALE`] units per disc and
+//! stored in a small binary file (see [`Weights::to_bytes`]); the shipped set
+//! is embedded in the binary.
+
+use super::features::neighbours;
+use super::{Evaluator, EVAL_LIMIT, UNITS_PER_DISC};
+use crate::bitboard::symmetry;
+use crate::board::Position;
+use crate::color::Variant;
+use std::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Weight units per disc in the file and the tables.
+pub const WEIGHT_SCALE: i32 = 256;
+
+/// Default number of game stages (by discs on the board, 4..=63 split evenly).
+pub const DEFAULT_STAGES: usize = 15;
+
+/// The base patterns: a name and squares as `(column, row)`, a1 = (0, 0).
+const BASE_PATTERNS: [(&str, &[(u8, u8)]); 11] = [
+    (
+        "edge+2x",
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (7, 0),
+            (1, 1),
+            (6, 1),
+        ],
+    ),
+    (
+        "corner2x5",
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+        ],
+    ),
+    (
+        "corner3x3",
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+    ),
+    (
+        "row2",
+        &[
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+        ],
+    ),
+    (
+        "row3",
+        &[
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 2),
+            (5, 2),
+            (6, 2),
+            (7, 2),
+        ],
+    ),
+    (
+        "row4",
+        &[
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (5, 3),
+            (6, 3),
+            (7, 3),
+        ],
+    ),
+    (
+        "diag8",
+        &[
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+        ],
+    ),
+    (
+        "diag7",
+        &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
+    ),
+    ("diag6", &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)]),
+    ("diag5", &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)]),
+    ("diag4", &[(4, 0), (5, 1), (6, 2), (7, 3)]),
+];
+
+/// Names of the global features, in weight order.
+pub const GLOBAL_NAMES: [&str; 7] = [
+    "mobility",
+    "potential-mobility",
+    "parity",
+    "bias",
+    "classic-bias",
+    "classic-shortfall",
+    "classic-supply",
+];
+/// Number of global features.
+pub const GLOBALS: usize = GLOBAL_NAMES.len();
+
+/// Longest pattern.
+const MAX_LEN: usize = 10;
+
+/// Pattern instances on the board (the symmetric images of the base patterns).
+pub const INSTANCES: usize = 46;
+
+/// One base pattern with everything derived from it.
+pub struct Pattern {
+    pub name: &'static str,
+    /// Squares of the base orientation.
+    pub len: usize,
+    /// `3^len`: configurations.
+    pub size: usize,
+    /// Configuration -> weight slot within this pattern (symmetric configurations share one).
+    pub slot_of: Vec<u32>,
+    /// Distinct weight slots.
+    pub slots: usize,
+}
+
+/// One placement of a pattern on the board.
+#[derive(Clone, Copy)]
+pub struct Instance {
+    pub pattern: usize,
+    pub len: usize,
+    pub squares: [u8; MAX_LEN],
+}
+
+/// All patterns and instances, built once.
+pub struct PatternSet {
+    pub patterns: Vec<Pattern>,
+    pub instances: Vec<Instance>,
+    /// Offset of each pattern in a stage's expanded table (configurations).
+    pub full_offset: Vec<usize>,
+    /// Configurations per stage (sum of `3^len`).
+    pub full_per_stage: usize,
+    /// Offset of each pattern in a stage's compact weights (slots).
+    pub slot_offset: Vec<usize>,
+    /// Compact pattern weights per stage (sum of slots), globals excluded.
+    pub slots_per_stage: usize,
+    /// Checksum of the definitions, stored in weight files.
+    pub checksum: u64,
+}
+
+fn square_symmetry(sq: u8, s: usize) -> u8 {
+    symmetry(1u64 << sq, s).trailing_zeros() as u8
+}
+
+fn encode(digits: &[u8]) -> usize {
+    digits.iter().fold(0, |acc, &d| acc * 3 + d as usize)
+}
+
+fn build() -> PatternSet {
+    let mut patterns = Vec::new();
+    let mut instances = Vec::new();
+    let mut hash = Fnv::new();
+    hash.write(b"mollett-patterns-v1");
+    hash.write(&(WEIGHT_SCALE as u32).to_le_bytes());
+    for (p, &(name, coords)) in BASE_PATTERNS.iter().enumerate() {
+        let base: Vec<u8> = coords.iter().map(|&(c, r)| r * 8 + c).collect();
+        let len = base.len();
+        hash.write(name.as_bytes());
+        hash.write(&base);
+        let mut sorted_base = base.clone();
+        sorted_base.sort_unstable();
+        // Instances: distinct square sets among the 8 images; permutations:
+        // the images that fall back on the base set (the pattern's own symmetries).
+        let mut seen: Vec<Vec<u8>> = Vec::new();
+        let mut perms: Vec<Vec<usize>> = Vec::new();
+        for s in 0..8 {
+            let img: Vec<u8> = base.iter().map(|&q| square_symmetry(q, s)).collect();
+            let mut set = img.clone();
+            set.sort_unstable();
+            if set == sorted_base {
+                let perm: Vec<usize> = img
+                    .iter()
+                    .map(|q| base.iter().position(|b| b == q).expect("same set"))
+                    .collect();
+                if !perms.contains(&perm) {
+                    perms.push(perm);
+                }
+            }
+            if !seen.contains(&set) {
+                seen.push(set);
+                let mut squares = [0u8; MAX_LEN];
+                squares[..len].copy_from_slice(&img);
+                instances.push(Instance {
+                    pattern: p,
+                    len,
+                    squares,
+                });
+            }
+        }
+        // Canonical configuration: the smallest index among the images.
+        let size = 3usize.pow(len as u32);
+        let mut canon = vec![0usize; size];
+        let mut digits = [0u8; MAX_LEN];
+        let mut image = [0u8; MAX_LEN];
+        for (idx, c) in canon.iter_mut().enumerate() {
+            let mut x = idx;
+            for k in (0..len).rev() {
+                digits[k] = (x % 3) as u8;
+                x /= 3;
+            }
+            let mut best = idx;
+            for perm in &perms {
+                for k in 0..len {
+                    image[perm[k]] = digits[k];
+                }
+                best = best.min(encode(&image[..len]));
+            }
+            *c = best;
+        }
+        let mut slot_of = vec![u32::MAX; size];
+        let mut slots = 0u32;
+        for idx in 0..size {
+            if canon[idx] == idx {
+                slot_of[idx] = slots;
+                slots += 1;
+            }
+        }
+        for idx in 0..size {
+            slot_of[idx] = slot_of[canon[idx]];
+        }
+        patterns.push(Pattern {
+            name,
+            len,
+            size,
+            slot_of,
+            slots: slots as usize,
+        });
+    }
+    assert_eq!(instances.len(), INSTANCES);
+    for g in GLOBAL_NAMES {
+        hash.write(g.as_bytes());
+    }
+    let mut full_offset = Vec::new();
+    let mut slot_offset = Vec::new();
+    let (mut full, mut slots) = (0, 0);
+    for p in &patterns {
+        full_offset.push(full);
+        slot_offset.push(slots);
+        full += p.size;
+        slots += p.slots;
+    }
+    PatternSet {
+        patterns,
+        instances,
+        full_offset,
+        full_per_stage: full,
+        slot_offset,
+        slots_per_stage: slots,
+        checksum: hash.finish(),
+    }
+}
+
+/// The pattern definitions (built on first use, a few milliseconds).
+pub fn pattern_set() -> &'static PatternSet {
+    static SET: OnceLock<PatternSet> = OnceLock::new();
+    SET.get_or_init(build)
+}
+
+/// FNV-1a, for the definitions checksum.
+struct Fnv(u64);
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Stage of a position with `discs` on the board, among `stages`.
+#[inline]
+pub fn stage_of(discs: u32, stages: usize) -> usize {
+    let d = discs.clamp(4, 63) as usize - 4;
+    (d * stages / 60).min(stages - 1)
+}
+
+/// Squares' ternary contents: 0 empty, 1 side to move, 2 opponent.
+#[inline]
+fn ternary_board(pos: &Position) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let (p, o) = (pos.player, pos.opponent);
+    for (i, v) in t.iter_mut().enumerate() {
+        *v = ((p >> i) & 1) as u8 + 2 * ((o >> i) & 1) as u8;
+    }
+    t
+}
+
+/// Configuration index of each instance (into its pattern's `3^len` table).
+#[inline]
+pub fn instance_indices(pos: &Position, out: &mut [u32]) {
+    let t = ternary_board(pos);
+    for (inst, o) in pattern_set().instances.iter().zip(out.iter_mut()) {
+        let mut idx = 0u32;
+        for &sq in &inst.squares[..inst.len] {
+            idx = idx * 3 + t[sq as usize] as u32;
+        }
+        *o = idx;
+    }
+}
+
+/// The global features of a position (integers; their weights are per stage).
+#[inline]
+pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
+    // Through `moves()`, so a classic side with an empty supply has no moves.
+    let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
+    let e = pos.empty_count() as i32;
+    let parity = if e & 1 == 1 { 1 } else { -1 };
+    let empty = pos.empties();
+    let potential = (neighbours(pos.opponent) & empty).count_ones() as i32
+        - (neighbours(pos.player) & empty).count_ones() as i32;
+    let mut g = [mobility, potential, parity, 1, 0, 0, 0];
+    if pos.variant == Variant::Classic {
+        // Without passes the side to move places ceil(e/2) more discs, the other floor(e/2).
+        let mine = pos.supply[pos.side.index()] as i32;
+        let theirs = pos.supply[pos.side.other().index()] as i32;
+        let short_mine = ((e + 1) / 2 - mine).max(0);
+        let short_theirs = (e / 2 - theirs).max(0);
+        g[4] = 1;
+        g[5] = short_theirs - short_mine;
+        g[6] = mine - theirs;
+    }
+    g
+}
+
+/// Why a weight file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightError(pub String);
+
+impl fmt::Display for WeightError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WeightError {}
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"MOLLWGT\0";
+/// File format version.
+pub const VERSION: u32 = 1;
+/// Payload encodings.
+const ENC_RAW: u32 = 0;
+const ENC_ZERO_RUNS: u32 = 1;
+/// In the zero-run encoding, this word is followed by a `u16` count of zeros.
+const ZERO_RUN: i16 = i16::MIN;
+const HEADER_LEN: usize = 8 + 4 * 4 + 8;
+
+/// Compact quantised weights: per stage, each pattern's slots then the globals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub stages: usize,
+    pub data: Vec<i16>,
+}
+
+impl Weights {
+    /// Weights per stage: pattern slots plus globals.
+    pub fn per_stage() -> usize {
+        pattern_set().slots_per_stage + GLOBALS
+    }
+
+    pub fn zeros(stages: usize) -> Weights {
+        Weights {
+            stages,
+            data: vec![0; stages * Weights::per_stage()],
+        }
+    }
+
+    /// The file: header (magic `MOLLWGT\0`, version u32, stages u32, weights
+    /// per stage u32, encoding u32, pattern checksum u64; all little-endian),
+    /// then the weights as little-endian `i16` words, runs of zeros written as
+    /// `i16::MIN` followed by the run length (`u16`).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.stages as u32).to_le_bytes());
+        out.extend_from_slice(&(Weights::per_stage() as u32).to_le_bytes());
+        out.extend_from_slice(&ENC_ZERO_RUNS.to_le_bytes());
+        out.extend_from_slice(&pattern_set().checksum.to_le_bytes());
+        let mut i = 0;
+        while i < self.data.len() {
+            let w = self.data[i];
+            if w == 0 {
+                let mut n = 0usize;
+                while i + n < self.data.len() && self.data[i + n] == 0 && n < u16::MAX as usize {
+                    n += 1;
+                }
+                out.extend_from_slice(&ZERO_RUN.to_le_bytes());
+                out.extend_from_slice(&(n as u16).to_le_bytes());
+                i += n;
+            } else {
+                // i16::MIN is the run marker; the trainer never writes it.
+                out.extend_from_slice(&w.max(-i16::MAX).to_le_bytes());
+                i += 1;
+            }
+        }
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightError> {
+        let err = |m: &str| Err(WeightError(m.to_string()));
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return err("not a Mollett weight file (bad magic)");
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
+        if u32_at(8) != VERSION {
+            return err("unsupported weight file version");
+        }
+        let stages = u32_at(12) as usize;
+        let per_stage = u32_at(16) as usize;
+        let encoding = u32_at(20);
+        let checksum = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+        if checksum != pattern_set().checksum || per_stage != Weights::per_stage() {
+            return err("weight file was made for other patterns (checksum mismatch)");
+        }
+        if stages == 0 || stages > 60 {
+            return err("weight file stage count must be 1 to 60");
+        }
+        let total = stages * per_stage;
+        let payload = &bytes[HEADER_LEN..];
+        if !payload.len().is_multiple_of(2) {
+            return err("truncated weight file");
+        }
+        let mut data = Vec::with_capacity(total);
+        let mut words = payload
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        match encoding {
+            ENC_RAW => data.extend(words),
+            ENC_ZERO_RUNS => {
+                while let Some(w) = words.next() {
+                    if w == ZERO_RUN {
+                        let n = match words.next() {
+                            Some(n) => n as u16 as usize,
+                            None => return err("truncated weight file"),
+                        };
+                        data.resize(data.len() + n, 0);
+                    } else {
+                        data.push(w);
+                    }
+                    if data.len() > total {
+                        break;
+                    }
+                }
+            }
+            _ => return err("unknown weight encoding"),
+        }
+        if data.len() != total {
+            return err("weight file has the wrong number of weights");
+        }
+        Ok(Weights { stages, data })
+    }
+
+    /// Reads a weight file.
+    pub fn read(path: &Path) -> Result<Weights, WeightError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| WeightError(format!("{}: {e}", path.display())))?;
+        Weights::from_bytes(&bytes).map_err(|e| WeightError(format!("{}: {e}", path.display())))
+    }
+
+    /// Writes a weight file.
+    pub fn write(&self, path: &Path) -> Result<(), WeightError> {
+        std::fs::write(path, self.to_bytes())
+            .map_err(|e| WeightError(format!("{}: {e}", path.display())))
+    }
+}
+
+/// The weights shipped in the binary (`src/eval/weights.bin`).
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("weights.bin");
+
+/// The pattern evaluator: expanded tables, one lookup per instance.
+#[derive(Clone)]
+pub struct PatternEval {
+    stages: usize,
+    /// `stages * full_per_stage` configuration weights.
+    tables: Vec<i16>,
+    /// `stages * GLOBALS` global weights.
+    globals: Vec<i16>,
+}
+
+impl fmt::Debug for PatternEval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PatternEval {{ stages: {} }}", self.stages)
+    }
+}
+
+impl PatternEval {
+    /// Expands compact weights into lookup tables.
+    pub fn new(w: &Weights) -> PatternEval {
+        let set = pattern_set();
+        let per = Weights::per_stage();
+        let mut tables = vec![0i16; w.stages * set.full_per_stage];
+        let mut globals = vec![0i16; w.stages * GLOBALS];
+        for s in 0..w.stages {
+            let src = &w.data[s * per..(s + 1) * per];
+            let dst = &mut tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
+            for (p, pat) in set.patterns.iter().enumerate() {
+                let so = set.slot_offset[p];
+                let fo = set.full_offset[p];
+                for (d, &slot) in dst[fo..fo + pat.size].iter_mut().zip(&pat.slot_of) {
+                    *d = src[so + slot as usize];
+                }
+            }
+            globals[s * GLOBALS..(s + 1) * GLOBALS].copy_from_slice(&src[set.slots_per_stage..]);
+        }
+        PatternEval {
+            stages: w.stages,
+            tables,
+            globals,
+        }
+    }
+
+    /// The shipped weights.
+    pub fn embedded() -> Result<PatternEval, WeightError> {
+        Ok(PatternEval::new(&Weights::from_bytes(EMBEDDED_WEIGHTS)?))
+    }
+
+    /// Weights from a file written by `mollett train`.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<PatternEval, WeightError> {
+        Ok(PatternEval::new(&Weights::read(path.as_ref())?))
+    }
+
+    pub fn stages(&self) -> usize {
+        self.stages
+    }
+
+    /// The raw sum in weight units ([`WEIGHT_SCALE`] per disc).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        let set = pattern_set();
+        let discs = (pos.player | pos.opponent).count_ones();
+        let s = stage_of(discs, self.stages);
+        let table = &self.tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
+        let t = ternary_board(pos);
+        let mut sum = 0i32;
+        for inst in &set.instances {
+            let mut idx = 0usize;
+            for &sq in &inst.squares[..inst.len] {
+                idx = idx * 3 + t[sq as usize] as usize;
+            }
+            sum += table[set.full_offset[inst.pattern] + idx] as i32;
+        }
+        let g = global_features(pos);
+        let gw = &self.globals[s * GLOBALS..(s + 1) * GLOBALS];
+        for k in 0..GLOBALS {
+            sum += g[k] * gw[k] as i32;
+        }
+        sum
+    }
+}
+
+impl Evaluator for PatternEval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        // Classic placements flip nothing and are symmetric; there is nothing to tell.
+        if pos.in_classic_opening() {
+            return 0;
+        }
+        let raw = self.raw(pos);
+        let units = (raw * UNITS_PER_DISC).div_euclid(WEIGHT_SCALE);
+        units.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color;
+
+    fn random_position(seed: u64, variant: Variant) -> Position {
+        crate::bench::playout(variant, 20 + (seed % 30) as u32, seed)
+    }
+
+    #[test]
+    fn pattern_set_has_46_instances_covering_the_board() {
+        let set = pattern_set();
+        assert_eq!(set.instances.len(), 46);
+        let mut covered = 0u64;
+        for i in &set.instances {
+            for &sq in &i.squares[..i.len] {
+                covered |= 1 << sq;
+            }
+        }
+        assert_eq!(covered, u64::MAX);
+        // The edge pattern's mirror halves its table (plus palindromes).
+        let edge = &set.patterns[0];
+        assert_eq!(edge.slots, (59049 + 243) / 2);
+    }
+
+    fn random_weights(stages: usize, seed: u64) -> Weights {
+        let mut w = Weights::zeros(stages);
+        let mut x = seed | 1;
+        for v in w.data.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *v = if x.is_multiple_of(3) {
+                0
+            } else {
+                (x % 601) as i16 - 300
+            };
+        }
+        w
+    }
+
+    #[test]
+    fn evaluation_is_invariant_under_the_eight_symmetries() {
+        let eval = PatternEval::new(&random_weights(DEFAULT_STAGES, 7));
+        for seed in 1..40 {
+            for variant in [Variant::Modern, Variant::Classic] {
+                let pos = random_position(seed, variant);
+                let base = eval.raw(&pos);
+                for s in 1..8 {
+                    let img = Position {
+                        player: symmetry(pos.player, s),
+                        opponent: symmetry(pos.opponent, s),
+                        ..pos
+                    };
+                    assert_eq!(eval.raw(&img), base, "seed {seed} symmetry {s}");
+                }
+                let v = eval.evaluate(&pos);
+                assert!(v.abs() <= EVAL_LIMIT);
+            }
+        }
+    }
+
+    #[test]
+    fn weight_file_round_trips() {
+        let w = random_weights(4, 3);
+        let bytes = w.to_bytes();
+        assert_eq!(Weights::from_bytes(&bytes).unwrap(), w);
+        let z = Weights::zeros(15);
+        let zb = z.to_bytes();
+        assert!(zb.len() < 1000, "zeros compress");
+        assert_eq!(Weights::from_bytes(&zb).unwrap(), z);
+        let mut bad = bytes.clone();
+        bad[24] ^= 1;
+        assert!(Weights::from_bytes(&bad).is_err());
+        assert!(Weights::from_bytes(&bytes[..bytes.len() - 2]).is_err());
+        assert!(Weights::from_bytes(b"junk").is_err());
+    }
+
+    #[test]
+    fn embedded_weights_load_fast_and_stay_in_range() {
+        pattern_set();
+        let t = std::time::Instant::now();
+        let eval = PatternEval::embedded().expect("embedded weights load");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        assert!(ms < 50.0, "loading took {ms:.1} ms");
+        for seed in 1..200 {
+            for variant in [Variant::Modern, Variant::Classic] {
+                let v = eval.evaluate(&random_position(seed, variant));
+                assert!(v.abs() <= EVAL_LIMIT);
+            }
+        }
+        let extreme = PatternEval::new(&Weights {
+            stages: 1,
+            data: vec![i16::MAX; Weights::per_stage()],
+        });
+        let start = Position::start(Variant::Modern, Color::Black);
+        assert_eq!(extreme.evaluate(&start), EVAL_LIMIT);
+    }
+}

@@ -1,0 +1,240 @@
+//! The learning pipeline: `mollett selfplay` writes labelled positions,
+//! `mollett train` fits the pattern weights, `mollett evaltest` measures an
+//! evaluation against labelled positions. See `docs/training.md`.
+//!
+//! A position file has one position a line (`#` starts a comment):
+//!
+//! ```text
+//! <64 squares X/O/-> <side X|O> <modern|classic> <black supply> <white supply> <score> <source>
+//! ```
+//!
+//! `score` is the final disc difference from the side to move's view
+//! (discs only, empties to nobody); `source` is `e` for an exact solve or
+//! `dN` for an N-ply search.
+
+pub mod fit;
+pub mod selfplay;
+
+use crate::board::Position;
+use crate::color::Variant;
+use crate::eval::Evaluator;
+use std::path::Path;
+
+/// A labelled position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub pos: Position,
+    /// Final disc difference, side to move's view.
+    pub score: f32,
+    /// The score is an exact solve (else a search at `depth`).
+    pub exact: bool,
+    pub depth: u32,
+}
+
+impl Sample {
+    /// The line written to position files.
+    pub fn to_line(&self) -> String {
+        let source = if self.exact {
+            "e".to_string()
+        } else {
+            format!("d{}", self.depth)
+        };
+        format!(
+            "{} {} {} {} {:+.2} {}",
+            self.pos.to_obf(),
+            self.pos.variant,
+            self.pos.supply[0],
+            self.pos.supply[1],
+            self.score,
+            source
+        )
+    }
+
+    /// Parses a line of a position file (`None` for blanks and comments).
+    pub fn parse(line: &str) -> Result<Option<Sample>, String> {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            return Ok(None);
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 7 {
+            return Err(format!("expected 7 fields, found {}", f.len()));
+        }
+        let variant = Variant::parse(f[2]).ok_or_else(|| format!("bad variant '{}'", f[2]))?;
+        let sb: u8 = f[3].parse().map_err(|_| "bad supply".to_string())?;
+        let sw: u8 = f[4].parse().map_err(|_| "bad supply".to_string())?;
+        let supply = (variant == Variant::Classic).then_some([sb, sw]);
+        let pos = Position::from_obf(f[0], f[1], variant, supply).map_err(|e| e.to_string())?;
+        let score: f32 = f[5].parse().map_err(|_| format!("bad score '{}'", f[5]))?;
+        if !(-64.0..=64.0).contains(&score) {
+            return Err(format!("score {score} out of range"));
+        }
+        let (exact, depth) = match f[6] {
+            "e" => (true, pos.empty_count()),
+            d => (
+                false,
+                d.strip_prefix('d')
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| format!("bad source '{d}' (e or dN)"))?,
+            ),
+        };
+        Ok(Some(Sample {
+            pos,
+            score,
+            exact,
+            depth,
+        }))
+    }
+}
+
+/// Reads every sample of a position file.
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(s) =
+            Sample::parse(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?
+        {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// Each sample's game outcome: the exact score of the first exactly solved
+/// position of its game, from the sample's side to move's view (`None` when
+/// the game has none). Games are recognised as `selfplay` writes them: runs
+/// of lines whose empties strictly decrease.
+pub fn game_outcomes(samples: &[Sample]) -> Vec<Option<f32>> {
+    let mut out = vec![None; samples.len()];
+    let mut start = 0;
+    while start < samples.len() {
+        let mut end = start + 1;
+        while end < samples.len()
+            && samples[end].pos.empty_count() < samples[end - 1].pos.empty_count()
+        {
+            end += 1;
+        }
+        if let Some(e) = samples[start..end].iter().find(|s| s.exact) {
+            for (o, s) in out[start..end].iter_mut().zip(&samples[start..end]) {
+                *o = Some(if s.pos.side == e.pos.side {
+                    e.score
+                } else {
+                    -e.score
+                });
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+/// SplitMix64 generator: small, seedable, reproducible across platforms.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Mean absolute error of evaluators against labelled samples, by variant.
+pub struct ErrorRow {
+    pub variant: Variant,
+    pub empties: (u32, u32),
+    pub count: usize,
+    /// MAE in discs, one per evaluator.
+    pub mae: Vec<f64>,
+}
+
+/// MAE (discs) of each evaluator on the samples with `lo..=hi` empties, per
+/// variant, over the whole range and per empties bucket of `bucket` squares.
+pub fn eval_errors(
+    samples: &[Sample],
+    evaluators: &[&dyn Evaluator],
+    lo: u32,
+    hi: u32,
+    bucket: u32,
+) -> Vec<ErrorRow> {
+    let mut rows = Vec::new();
+    for variant in [Variant::Modern, Variant::Classic] {
+        let mut ranges = vec![(lo, hi)];
+        let mut a = lo;
+        while a <= hi && bucket > 0 && bucket <= hi - lo {
+            ranges.push((a, (a + bucket - 1).min(hi)));
+            a += bucket;
+        }
+        for (a, b) in ranges {
+            let sel: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.pos.variant == variant && (a..=b).contains(&s.pos.empty_count()))
+                .collect();
+            if sel.is_empty() {
+                continue;
+            }
+            let mae = evaluators
+                .iter()
+                .map(|e| {
+                    sel.iter()
+                        .map(|s| (e.evaluate(&s.pos) as f64 / 100.0 - s.score as f64).abs())
+                        .sum::<f64>()
+                        / sel.len() as f64
+                })
+                .collect();
+            rows.push(ErrorRow {
+                variant,
+                empties: (a, b),
+                count: sel.len(),
+                mae,
+            });
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::color::Color;
+
+    #[test]
+    fn sample_lines_round_trip() {
+        for variant in [Variant::Modern, Variant::Classic] {
+            let pos = crate::bench::playout(variant, 30, 5);
+            let s = Sample {
+                pos,
+                score: -6.5,
+                exact: false,
+                depth: 8,
+            };
+            let back = Sample::parse(&s.to_line()).unwrap().unwrap();
+            assert_eq!(back, s);
+        }
+        let start = Position::start(Variant::Modern, Color::Black);
+        let e = Sample {
+            pos: start,
+            score: 0.0,
+            exact: true,
+            depth: 60,
+        };
+        assert_eq!(Sample::parse(&e.to_line()).unwrap().unwrap(), e);
+        assert!(Sample::parse("# comment").unwrap().is_none());
+        assert!(Sample::parse("XO X modern 0 0 1 e").is_err());
+    }
+}
