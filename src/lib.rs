@@ -8,6 +8,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod color;
+pub mod cpu;
 pub mod eval;
 pub mod game;
 pub mod perft;

@@ -80,7 +80,11 @@ fn games_against_grhino() {
         // GRhino agrees with the referee's result; it gives the empty squares
         // of a finished game to the winner (the tournament rule).
         let end = outcome.game.position();
-        let sign = if end.side == mollett::Color::Black { 1 } else { -1 };
+        let sign = if end.side == mollett::Color::Black {
+            1
+        } else {
+            -1
+        };
         assert_eq!(
             rhino.ok("final_score").to_uppercase(),
             score_text(sign * end.final_score(true))
