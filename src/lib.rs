@@ -16,6 +16,7 @@ pub mod protocol;
 pub mod search;
 pub mod square;
 pub mod stats;
+pub mod suite;
 pub mod timeman;
 pub mod tournament;
 pub mod tt;

@@ -32,6 +32,22 @@ pub const ENDGAME_TT_EMPTIES: u32 = 8;
 /// (fewest opponent replies); at or below it, parity order is cheaper.
 pub const ENDGAME_SORT_EMPTIES: u32 = 6;
 
+/// Modern fast path: at or below this many empties the solver uses no
+/// table and no sorting, trying moves from the empty squares in parity order.
+pub const SHALLOW_EMPTIES: u32 = 6;
+/// Modern fast path: with at least this many empties, moves are also
+/// ordered by the static evaluation of the child (a shallow search's cheapest form).
+pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 16;
+/// Evaluation units per ordering point in that order.
+pub const ENDGAME_EVAL_ORDER_DIVISOR: i32 = 8;
+/// Modern fast path: with at least this many empties, children are probed
+/// in the table before searching (enhanced transposition cutoffs).
+pub const ENDGAME_ETC_EMPTIES: u32 = 12;
+
+/// Exact solves with two or more threads split nodes with at least this
+/// many empties (after their first move) between idle threads.
+pub const SPLIT_MIN_EMPTIES: u32 = 12;
+
 /// Ordering points per opponent reply after a move (fewer replies first).
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
 /// Ordering bonus for a move into an odd quadrant in the endgame (parity).
