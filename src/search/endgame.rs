@@ -23,7 +23,7 @@ use crate::color::Variant;
 use crate::eval::features::{neighbours, odd_quadrants, stable_discs, CORNERS};
 use crate::eval::UNITS_PER_DISC;
 use crate::square::Square;
-use crate::tt::{Bound, Entry, SOLVED_DEPTH};
+use crate::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
@@ -102,7 +102,7 @@ macro_rules! kernel {
                     if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
                         tt_move = m as u32;
                     }
-                    if e.depth == SOLVED_DEPTH {
+                    if is_solved(e.depth) {
                         let s = e.score as i32 / UNITS_PER_DISC;
                         match e.bound {
                             Bound::Exact => return s,
@@ -120,6 +120,7 @@ macro_rules! kernel {
             let mut len = 0;
             let odd = odd_quadrants(!(p | o));
             let by_eval = n >= ENDGAME_EVAL_ORDER_EMPTIES;
+            let empties_now = !(p | o);
             for sq in Bits(moves) {
                 let f = $flips(p, o, sq);
                 let (cp, co) = (o & !f, p | f | 1u64 << sq);
@@ -128,6 +129,8 @@ macro_rules! kernel {
                 } else {
                     let m = $moves(cp, co);
                     let mut s = -ORDER_MOBILITY_WEIGHT * (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+                    // Potential mobility: empty squares next to our discs, the opponent's future moves.
+                    s -= ORDER_POTENTIAL_WEIGHT * (neighbours(co) & empties_now & !(1u64 << sq)).count_ones() as i32;
                     if odd >> sq & 1 != 0 {
                         s += ORDER_PARITY_BONUS;
                     }
@@ -146,7 +149,7 @@ macro_rules! kernel {
                 // Enhanced transposition cutoff: a child already known to lose enough.
                 if use_tt && n >= ENDGAME_ETC_EMPTIES {
                     if let Some(e) = w.tt.probe(key_raw(cp, co)) {
-                        if e.depth == SOLVED_DEPTH
+                        if is_solved(e.depth)
                             && matches!(e.bound, Bound::Upper | Bound::Exact)
                             && -(e.score as i32 / UNITS_PER_DISC) >= beta
                         {
@@ -249,7 +252,7 @@ macro_rules! kernel {
                     key,
                     Entry {
                         score: (best * UNITS_PER_DISC) as i16,
-                        depth: SOLVED_DEPTH,
+                        depth: SOLVED_DEPTH + n as u8,
                         bound,
                         mv: best_move,
                     },
@@ -498,7 +501,7 @@ impl Worker<'_> {
                 if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
                     tt_move = Some(m);
                 }
-                if e.depth == SOLVED_DEPTH {
+                if is_solved(e.depth) {
                     let s = e.score as i32 / UNITS_PER_DISC;
                     match e.bound {
                         Bound::Exact => return s,
@@ -549,7 +552,7 @@ impl Worker<'_> {
                 key,
                 Entry {
                     score,
-                    depth: SOLVED_DEPTH,
+                    depth: SOLVED_DEPTH + empties as u8,
                     bound,
                     mv: best_move,
                 },

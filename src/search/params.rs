@@ -50,6 +50,9 @@ pub const SPLIT_MIN_EMPTIES: u32 = 12;
 
 /// Ordering points per opponent reply after a move (fewer replies first).
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
+/// Endgame ordering points per empty square next to the mover's discs after
+/// the move (potential mobility of the opponent; measured: 2% fewer nodes on FFO #26-#37).
+pub const ORDER_POTENTIAL_WEIGHT: i32 = 4;
 /// Ordering bonus for a move into an odd quadrant in the endgame (parity).
 pub const ORDER_PARITY_BONUS: i32 = 8;
 /// Ordering bonus for the transposition table's move: always tried first.
