@@ -198,9 +198,8 @@ macro_rules! kernel {
                 }
                 // Young brothers wait: after the first move, share the rest with an idle thread.
                 if i == 0
-                    && n >= SPLIT_MIN_EMPTIES
                     && len >= 3
-                    && w.pool.is_some_and(|pool| pool.acquire())
+                    && w.pool.is_some_and(|pool| n >= pool.min_empties && pool.acquire())
                 {
                     list[1..len].sort_by_key(|c| std::cmp::Reverse(c.score));
                     let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
@@ -210,7 +209,7 @@ macro_rules! kernel {
                     let helper_nodes = std::thread::scope(|s| {
                         let (sp2, list) = (sp.clone(), &list[..len]);
                         let h = std::thread::Builder::new()
-                            .stack_size(THREAD_STACK)
+                            .stack_size(SPLIT_STACK)
                             .spawn_scoped(s, move || {
                                 // SAFETY: the same kernel as the caller's, on the same CPU.
                                 unsafe { participate(&mut hw, &sp2, p, o, list, beta, n) };

@@ -60,3 +60,8 @@ pub const ORDER_TT_BONUS: i32 = 1 << 24;
 
 /// Stack size for search threads: move lists live on the stack, up to 60 plies deep.
 pub const THREAD_STACK: usize = 16 << 20;
+
+/// Stack size for split-point helpers: they search at most 60 plies of the
+/// solver (about 2 KB a ply). Small, so spawning one is cheap (a large stack
+/// can be backed by huge pages that the kernel must zero).
+pub const SPLIT_STACK: usize = 1 << 20;

@@ -38,12 +38,15 @@ pub struct Worker<'a> {
 /// Threads available to the exact solver's split points (YBWC).
 pub struct SplitPool {
     idle: AtomicUsize,
+    /// Nodes with fewer empties are never split.
+    pub min_empties: u32,
 }
 
 impl SplitPool {
     pub fn new(idle: usize) -> SplitPool {
         SplitPool {
             idle: AtomicUsize::new(idle),
+            min_empties: super::params::SPLIT_MIN_EMPTIES,
         }
     }
 
