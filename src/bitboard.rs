@@ -15,7 +15,7 @@ const AXES: [(u32, u64); 4] = [
 ];
 
 /// Squares where `player` may move against `opponent` (Othello bracketing rule).
-#[inline]
+#[inline(always)]
 pub fn moves(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
     let mut moves = 0;
@@ -39,33 +39,147 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
     moves & empty
 }
 
+/// Rays from each square: `[sq][d]` for the directions of `DIRS`, the square itself excluded.
+/// The first four point towards higher bits, the last four towards lower bits.
+static RAYS: [[u64; 8]; 64] = make_rays();
+
+/// (column step, row step) of the eight directions: E, N, NE, NW, then W, S, SW, SE.
+const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (1, -1),
+];
+
+const fn make_rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dc, dr) = DIRS[d];
+            let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
+            let mut m = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                m |= 1u64 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[sq][d] = m;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
 /// Discs of `opponent` flipped when `player` places on square `sq` (0 when none).
-#[inline]
+///
+/// Per direction: the first square of the ray that is not the opponent's
+/// (lowest bit for rays towards higher bits, highest bit for the others) is
+/// the outflanking square; if the player holds it, the ray's squares before
+/// it flip. Branch-free; `leading_zeros` is one instruction with `lzcnt`.
+#[inline(always)]
 pub fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
-    let x = 1u64 << sq;
+    let rays = &RAYS[sq as usize];
     let mut flipped = 0;
-    for &(s, mask) in &AXES {
-        let o = opponent & mask;
-        let mut run = 0;
-        let mut t = x << s;
-        while t & o != 0 {
-            run |= t;
-            t <<= s;
-        }
-        if t & player != 0 {
-            flipped |= run;
-        }
-        let mut run = 0;
-        let mut t = x >> s;
-        while t & o != 0 {
-            run |= t;
-            t >>= s;
-        }
-        if t & player != 0 {
-            flipped |= run;
-        }
+    for &mask in &rays[..4] {
+        let e = mask & !opponent;
+        let out = e & e.wrapping_neg() & player;
+        flipped |= out.wrapping_sub((out != 0) as u64) & mask;
+    }
+    for &mask in &rays[4..] {
+        let e = mask & !opponent;
+        // `| 1` keeps the shift in range; a fake bit 0 outside the ray is masked off.
+        let out = (0x8000_0000_0000_0000u64 >> (e | 1).leading_zeros()) & player & mask;
+        flipped |= out.wrapping_neg().wrapping_shl(1) & mask;
     }
     flipped
+}
+
+/// AVX2 versions of `moves` and `flips`: the four axes in the four lanes of a
+/// 256-bit register. Only called from code compiled with these features,
+/// after the run-time check in `crate::cpu`.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// Per lane: (shift, mask on the opponent's discs) of axes E-W, N-S, NW-SE, NE-SW.
+    const SHIFTS: [i64; 4] = [1, 8, 7, 9];
+    const MASKS: [i64; 4] = [
+        0x7E7E_7E7E_7E7E_7E7E,
+        -1,
+        0x7E7E_7E7E_7E7E_7E7E,
+        0x7E7E_7E7E_7E7E_7E7E,
+    ];
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn or_lanes(v: __m256i) -> u64 {
+        let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let x = _mm_or_si128(x, _mm_unpackhi_epi64(x, x));
+        _mm_cvtsi128_si64(x) as u64
+    }
+
+    /// Same as `super::moves`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn moves(player: u64, opponent: u64) -> u64 {
+        let sh = _mm256_loadu_si256(SHIFTS.as_ptr() as *const __m256i);
+        let sh2 = _mm256_add_epi64(sh, sh);
+        let pp = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_and_si256(
+            _mm256_set1_epi64x(opponent as i64),
+            _mm256_loadu_si256(MASKS.as_ptr() as *const __m256i),
+        );
+        let mut fl = _mm256_and_si256(o, _mm256_sllv_epi64(pp, sh));
+        let mut fr = _mm256_and_si256(o, _mm256_srlv_epi64(pp, sh));
+        fl = _mm256_or_si256(fl, _mm256_and_si256(o, _mm256_sllv_epi64(fl, sh)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(o, _mm256_srlv_epi64(fr, sh)));
+        let pl = _mm256_and_si256(o, _mm256_sllv_epi64(o, sh));
+        let pr = _mm256_srlv_epi64(pl, sh);
+        fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, sh2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, sh2)));
+        fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, sh2)));
+        fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, sh2)));
+        let m = _mm256_or_si256(_mm256_sllv_epi64(fl, sh), _mm256_srlv_epi64(fr, sh));
+        or_lanes(m) & !(player | opponent)
+    }
+
+    /// Same as `super::flips`: towards higher bits the outflank is the ray's
+    /// lowest non-opponent square; towards lower bits the opponent run is filled from the move.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
+        let rays = super::RAYS[sq as usize].as_ptr() as *const __m256i;
+        let up = _mm256_loadu_si256(rays);
+        let pp = _mm256_set1_epi64x(player as i64);
+        let oo = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi64x(1);
+        // Upwards: e & -e isolates the first non-opponent square.
+        let e = _mm256_andnot_si256(oo, up);
+        let out = _mm256_and_si256(_mm256_and_si256(e, _mm256_sub_epi64(zero, e)), pp);
+        let none = _mm256_cmpeq_epi64(out, zero);
+        let fu = _mm256_andnot_si256(none, _mm256_and_si256(_mm256_sub_epi64(out, one), up));
+        // Downwards: fill the opponent's run from the move, check the square past it.
+        let sh = _mm256_loadu_si256(SHIFTS.as_ptr() as *const __m256i);
+        let sh2 = _mm256_add_epi64(sh, sh);
+        let o = _mm256_and_si256(oo, _mm256_loadu_si256(MASKS.as_ptr() as *const __m256i));
+        let x = _mm256_set1_epi64x((1u64 << sq) as i64);
+        let mut f = _mm256_and_si256(o, _mm256_srlv_epi64(x, sh));
+        f = _mm256_or_si256(f, _mm256_and_si256(o, _mm256_srlv_epi64(f, sh)));
+        let pre = _mm256_and_si256(o, _mm256_srlv_epi64(o, sh));
+        f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srlv_epi64(f, sh2)));
+        f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srlv_epi64(f, sh2)));
+        let bracketed = _mm256_and_si256(_mm256_srlv_epi64(f, sh), pp);
+        let fd = _mm256_andnot_si256(_mm256_cmpeq_epi64(bracketed, zero), f);
+        or_lanes(_mm256_or_si256(fu, fd))
+    }
 }
 
 /// Iterates the set bits of a bitboard as square indices, lowest first.
@@ -181,12 +295,20 @@ mod tests {
                 if (p | o) >> sq & 1 == 0 {
                     let f = flips_ref(p, o, sq);
                     assert_eq!(flips(p, o, sq), f);
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") {
+                        assert_eq!(unsafe { avx2::flips(p, o, sq) }, f);
+                    }
                     if f != 0 {
                         expect |= 1 << sq;
                     }
                 }
             }
             assert_eq!(moves(p, o), expect);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                assert_eq!(unsafe { avx2::moves(p, o) }, expect);
+            }
         }
     }
 

@@ -285,15 +285,25 @@ impl Position {
 
     /// A stable 64-bit key for hashing, covering discs, side and supplies.
     pub fn key(&self) -> u64 {
-        let mut h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= self
-            .opponent
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            .rotate_left(31);
+        let mut h = key_mix(self.player, self.opponent);
         if self.variant == Variant::Classic {
             h ^= ((self.supply[0] as u64) << 8 | self.supply[1] as u64 | (self.side as u64) << 16)
                 .wrapping_mul(0x1656_67B1_9E37_79F9);
         }
         h ^ (h >> 29)
     }
+}
+
+/// The disc part of `Position::key`; a modern position's key is `key_raw(player, opponent)`.
+#[inline(always)]
+fn key_mix(player: u64, opponent: u64) -> u64 {
+    player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
+}
+
+/// `Position::key` of a modern position with these discs (the endgame solver's fast path).
+#[inline(always)]
+pub fn key_raw(player: u64, opponent: u64) -> u64 {
+    let h = key_mix(player, opponent);
+    h ^ (h >> 29)
 }

@@ -38,6 +38,20 @@ enum Command {
     Perft { depth: u32 },
     /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
     Bench,
+    /// Solve each position of an OBF file exactly (empties to the winner) and
+    /// check the scores; exits non-zero on a wrong score or move.
+    Solve {
+        file: PathBuf,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Only problems A to B (numbers as in the file: `fforum-40-59.obf` starts at 40).
+        #[arg(long)]
+        ids: Option<String>,
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
     /// Play a match between two engines (see docs/match.md).
     Match {
         #[command(flatten)]
@@ -263,6 +277,19 @@ fn main() {
             let (nodes, nps) = mollett::bench::run();
             println!("{nodes} nodes {nps} nps");
         }
+        Some(Command::Solve {
+            file,
+            threads,
+            ids,
+            hash,
+        }) => match solve_file(&file, threads, ids.as_deref(), hash) {
+            Ok(true) => {}
+            Ok(false) => std::process::exit(1),
+            Err(e) => {
+                eprintln!("mollett: {e}");
+                std::process::exit(2);
+            }
+        },
         Some(Command::Match { run, games }) => {
             exit_on_error(run_games(run, Format::Match { games }, cli.variant, 2))
         }
@@ -511,6 +538,62 @@ fn evaltest(
     }
     println!("(mean absolute error in discs of the static evaluation against the labels)");
     Ok(())
+}
+
+/// `solve`: one row per problem and a total; true when every answer is right.
+fn solve_file(
+    file: &std::path::Path,
+    threads: usize,
+    ids: Option<&str>,
+    hash: usize,
+) -> Result<bool, String> {
+    use mollett::suite;
+    let problems = suite::read(file)?;
+    let (lo, hi) = match ids {
+        None => (0, usize::MAX),
+        Some(r) => {
+            let (a, b) = r.split_once('-').unwrap_or((r, r));
+            let parse = |x: &str| {
+                x.trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("--ids '{r}': expected A-B"))
+            };
+            (parse(a)?, parse(b)?)
+        }
+    };
+    let mut engine = suite::engine(threads.max(1), hash);
+    println!(
+        "{:>4} {:>7} {:>4} {:>6} {:>6} {:>14} {:>9} {:>10}",
+        "id", "empties", "move", "score", "expect", "nodes", "time", "nodes/s"
+    );
+    let (mut nodes, mut secs, mut wrong, mut count) = (0u64, 0f64, 0, 0);
+    for p in problems.iter().filter(|p| (lo..=hi).contains(&p.id)) {
+        let s = suite::solve(&mut engine, p);
+        let t = s.time.as_secs_f64();
+        println!(
+            "{:>4} {:>7} {:>4} {:>+6} {:>6} {:>14} {:>8.3}s {:>10.0}{}",
+            format!("#{}", p.id),
+            p.pos.empty_count(),
+            s.best.to_string(),
+            s.score,
+            p.best_score().map_or("?".into(), |b| format!("{b:+}")),
+            s.nodes,
+            t,
+            s.nodes as f64 / t.max(1e-9),
+            if s.correct { "" } else { "  WRONG" }
+        );
+        nodes += s.nodes;
+        secs += t;
+        count += 1;
+        if !s.correct {
+            wrong += 1;
+        }
+    }
+    println!(
+        "total {count} positions, {wrong} wrong, {nodes} nodes, {secs:.3}s, {:.0} nodes/s, threads {threads}",
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(wrong == 0)
 }
 
 fn exit_on_error(r: Result<(), String>) {

@@ -1,14 +1,25 @@
 //! Perft: leaves of the game tree to a fixed number of plies.
 //!
 //! A pass is a ply; a finished game is one leaf, whatever depth remains
-//! (the convention of `RULES.md`).
+//! (the convention of `RULES.md`). Modern positions take a fast path over
+//! raw bitboards, compiled twice: once for CPUs with `popcnt`/`lzcnt`/BMI
+//! and AVX2 (chosen at run time) and once portably. Classic positions, whose moves
+//! depend on supplies and the opening placements, use the general rules.
 
-use crate::bitboard::Bits;
+use crate::bitboard::{self, Bits};
 use crate::board::Position;
+use crate::color::Variant;
 use crate::square::Square;
 
 /// Counts the leaves below `pos` at `depth` plies.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if pos.variant == Variant::Modern {
+        return perft_modern(pos.player, pos.opponent, depth);
+    }
+    perft_general(pos, depth)
+}
+
+fn perft_general(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -18,12 +29,66 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         if passed.moves() == 0 {
             return 1;
         }
-        return perft(&passed, depth - 1);
+        return perft_general(&passed, depth - 1);
     }
     if depth == 1 {
         return moves.count_ones() as u64;
     }
     Bits(moves)
-        .map(|i| perft(&pos.play_unchecked(Square::from_index(i)), depth - 1))
+        .map(|i| perft_general(&pos.play_unchecked(Square::from_index(i)), depth - 1))
         .sum()
+}
+
+/// Modern perft on (player, opponent) discs, with the CPU's best instructions.
+pub fn perft_modern(player: u64, opponent: u64, depth: u32) -> u64 {
+    if crate::cpu::has_fast_bits() {
+        // SAFETY: the CPU supports the features `raw_fast` is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        return unsafe { raw_fast(player, opponent, depth) };
+    }
+    // SAFETY: no target features required.
+    unsafe { raw_portable(player, opponent, depth) }
+}
+
+macro_rules! perft_raw {
+    ($name:ident, $moves:path, $flips:path $(, $feat:literal)?) => {
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn $name(p: u64, o: u64, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let moves = $moves(p, o);
+            if depth == 1 {
+                // No move is one leaf either way: a finished game, or a pass as the last ply.
+                return (moves.count_ones() as u64).max(1);
+            }
+            if moves == 0 {
+                if $moves(o, p) == 0 {
+                    return 1;
+                }
+                return $name(o, p, depth - 1);
+            }
+            let mut n = 0;
+            for sq in Bits(moves) {
+                let f = $flips(p, o, sq);
+                n += $name(o & !f, p | f | 1u64 << sq, depth - 1);
+            }
+            n
+        }
+    };
+}
+
+perft_raw!(raw_portable, bitboard::moves, bitboard::flips);
+#[cfg(target_arch = "x86_64")]
+perft_raw!(
+    raw_fast,
+    bitboard::avx2::moves,
+    bitboard::avx2::flips,
+    "popcnt,lzcnt,bmi1,bmi2,avx2"
+);
+
+/// The portable path, for tests on any CPU.
+pub fn perft_modern_portable(player: u64, opponent: u64, depth: u32) -> u64 {
+    // SAFETY: no target features required.
+    unsafe { raw_portable(player, opponent, depth) }
 }

@@ -17,8 +17,16 @@ pub enum Bound {
     Exact = 3,
 }
 
-/// Depth stored for results of the exact endgame solver: deeper than any midgame search.
-pub const SOLVED_DEPTH: u8 = 127;
+/// Depth stored for results of the exact endgame solver: deeper than any
+/// midgame search. A solved entry stores `SOLVED_DEPTH + empties`, so that
+/// replacement keeps the results of bigger subtrees.
+pub const SOLVED_DEPTH: u8 = 64;
+
+/// True for the depth of an exact solver's result.
+#[inline]
+pub fn is_solved(depth: u8) -> bool {
+    depth >= SOLVED_DEPTH
+}
 
 /// "No move" in the 7-bit move field.
 const NO_MOVE: u8 = 64;
@@ -142,7 +150,7 @@ impl TranspositionTable {
                 // Keep a solved result against any heuristic one, and a deeper
                 // result of this search unless the new one is exact.
                 if let Some(old) = Entry::unpack(data) {
-                    let solved = old.depth == SOLVED_DEPTH && entry.depth < SOLVED_DEPTH;
+                    let solved = is_solved(old.depth) && !is_solved(entry.depth);
                     let deeper = old.depth > entry.depth
                         && entry.bound != Bound::Exact
                         && generation_of(data) == generation;

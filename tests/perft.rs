@@ -51,3 +51,17 @@ fn classic_red_first_has_the_same_tree_size() {
     let start = Position::start(Variant::Classic, Color::White);
     assert_eq!(perft(&start, 8), 6624);
 }
+
+/// The portable fallback (for CPUs without AVX2/BMI2) counts the same.
+#[test]
+fn portable_path_counts_the_same() {
+    let start = Position::start(Variant::Modern, Color::Black);
+    for (v, depth, expected) in table() {
+        if v == Variant::Modern && depth <= 8 {
+            assert_eq!(
+                mollett::perft::perft_modern_portable(start.player, start.opponent, depth),
+                expected
+            );
+        }
+    }
+}

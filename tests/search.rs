@@ -176,6 +176,90 @@ fn end_of_best_play(engine: &mut Engine, pos: &Position) -> Position {
 }
 
 #[test]
+fn classic_game_where_black_runs_out_of_discs_is_solved_exactly() {
+    // Black has one disc left in hand with ten squares empty: after placing
+    // it black must pass to the end, and the game ends with empty squares.
+    let mut rng = Rng(0x0BAD_5EED_0000_0001);
+    let (mut checked, mut starved) = (0, 0);
+    while checked < 6 {
+        let Some(pos) = random_position(&mut rng, Variant::Classic, 10) else {
+            continue;
+        };
+        let (b, w) = (pos.discs_of(Color::Black), pos.discs_of(Color::White));
+        let pos = Position::from_colors(b, w, pos.side, Variant::Classic, [1, 9]);
+        if pos.is_game_over() {
+            continue;
+        }
+        for scoring in [Scoring::Discs, Scoring::EmptiesToWinner] {
+            let etw = scoring == Scoring::EmptiesToWinner;
+            let mut e = engine(scoring);
+            check_exact(&mut e, &pos, etw);
+            let end = end_of_best_play(&mut e, &pos);
+            if end.empty_count() > 0 {
+                starved += 1;
+            }
+            // Two threads agree (classic takes the general solver).
+            let mut two = Engine::new(Settings {
+                threads: 2,
+                scoring,
+                ..Settings::default()
+            });
+            let r = two.search(
+                &pos,
+                &Limits {
+                    exact: true,
+                    ..Limits::default()
+                },
+                &AtomicBool::new(false),
+            );
+            assert_eq!(r.score, brute_force(&pos, etw) as f64);
+        }
+        checked += 1;
+    }
+    assert!(
+        starved >= 3,
+        "only {starved} games ended with empty squares"
+    );
+}
+
+#[test]
+fn exact_solver_matches_brute_force_with_two_threads() {
+    // Modern positions big enough for split points to happen.
+    let mut rng = Rng(0x2222_3333_4444_5555);
+    let mut done = 0;
+    while done < 3 {
+        let Some(pos) = random_position(&mut rng, Variant::Modern, 14) else {
+            continue;
+        };
+        for scoring in [Scoring::Discs, Scoring::EmptiesToWinner] {
+            let limits = Limits {
+                exact: true,
+                ..Limits::default()
+            };
+            let one = engine(scoring).search(&pos, &limits, &AtomicBool::new(false));
+            let two = Engine::new(Settings {
+                threads: 2,
+                scoring,
+                hash_mb: 4,
+                ..Settings::default()
+            })
+            .search(&pos, &limits, &AtomicBool::new(false));
+            assert_eq!(one.score, two.score, "{}", pos.to_obf());
+            let child = pos.play(two.best).unwrap();
+            // The move achieves the score: its exact value from a fresh solve.
+            let v = engine(scoring).search(&child, &limits, &AtomicBool::new(false));
+            let v = if child.side == pos.side {
+                v.score
+            } else {
+                -v.score
+            };
+            assert_eq!(v, two.score, "{} {}", pos.to_obf(), two.best);
+        }
+        done += 1;
+    }
+}
+
+#[test]
 fn classic_opening_placements_are_solved_too() {
     // A tiny classic game: few discs in hand, so the tree stays small even
     // from the free centre placements.

@@ -1,24 +1,451 @@
 //! The exact endgame solver: alpha-beta on the final disc difference, in whole discs.
 //!
-//! Windows of (-1, 1) make it a win/loss/draw solver. It obeys the classic
-//! rules through `Position::moves()` (empty supplies, opening placements) and
-//! ends games with empty squares when neither side can move.
+//! Windows of (-1, 1) make it a win/loss/draw solver. Classic positions go
+//! through `Position::moves()` (empty supplies, opening placements) and end
+//! games with empty squares when neither side can move. Modern positions
+//! take a fast path over raw (player, opponent) bitboards (`kernel!` below),
+//! compiled twice: with AVX2/BMI2 for CPUs that have them (checked at run
+//! time) and portably.
+//!
+//! The fast path: with many empties, a transposition table, stability
+//! cutoffs, enhanced transposition cutoffs and fastest-first ordering (fewest
+//! opponent replies, parity, the table's move; a static evaluation at the
+//! root-most levels); with few, no table and moves tried in parity order
+//! straight from the empty squares; the last two and the last empty square
+//! have code of their own.
 
 use super::ordering::MoveList;
-use super::params::{ENDGAME_SORT_EMPTIES, ENDGAME_TT_EMPTIES, INFINITY};
-use super::worker::Worker;
+use super::params::*;
+use super::worker::{SplitPoint, Worker};
 use crate::bitboard::Bits;
-use crate::board::Position;
-use crate::eval::features::odd_quadrants;
+use crate::board::{key_raw, Position};
+use crate::color::Variant;
+use crate::eval::features::{neighbours, odd_quadrants, stable_discs, CORNERS};
 use crate::eval::UNITS_PER_DISC;
 use crate::square::Square;
-use crate::tt::{Bound, Entry, SOLVED_DEPTH};
+use crate::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+/// Final score of a finished game with these discs, for the side to move.
+#[inline(always)]
+fn final_raw(p: u64, o: u64, etw: bool) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    let d = pc - oc;
+    if !etw {
+        return d;
+    }
+    let e = 64 - pc - oc;
+    match d.signum() {
+        1 => d + e,
+        -1 => d - e,
+        _ => 0,
+    }
+}
+
+/// Stability cutoff thresholds by empties: a null-window node with alpha at
+/// least this high tries the (costly) stable-disc bound (Edax's table).
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+];
+
+/// A move of the fast path's move list.
+#[derive(Clone, Copy)]
+struct Cand {
+    sq: u32,
+    flips: u64,
+    score: i32,
+}
+
+macro_rules! kernel {
+    ($moves:path, $flips:path $(, $feat:literal)?) => {
+        use super::*;
+
+        /// Exact score of (`p`, `o`) with `n` empties, fail-soft in (`alpha`, `beta`).
+        $(#[target_feature(enable = $feat)])?
+        pub unsafe fn solve(w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+            if n <= SHALLOW_EMPTIES {
+                shallow(w, p, o, alpha, beta, n)
+            } else {
+                deep(w, p, o, alpha, beta, n)
+            }
+        }
+
+        /// Many empties: table, cutoffs, sorted moves.
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn deep(w: &mut Worker<'_>, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+            if w.tick() {
+                return 0;
+            }
+            let moves = $moves(p, o);
+            if moves == 0 {
+                if $moves(o, p) == 0 {
+                    return final_raw(p, o, w.empties_to_winner);
+                }
+                return -deep(w, o, p, -beta, -alpha, n);
+            }
+            // Stability: the opponent keeps its stable discs, which bounds our score.
+            if alpha >= STABILITY_THRESHOLD[n as usize] {
+                let s = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+                if s <= alpha {
+                    return s;
+                }
+            }
+            let use_tt = n >= ENDGAME_TT_EMPTIES;
+            let key = key_raw(p, o);
+            let mut tt_move = 64u32;
+            if use_tt {
+                if let Some(e) = w.tt.probe(key) {
+                    if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
+                        tt_move = m as u32;
+                    }
+                    if is_solved(e.depth) {
+                        let s = e.score as i32 / UNITS_PER_DISC;
+                        match e.bound {
+                            Bound::Exact => return s,
+                            Bound::Lower if s >= beta => return s,
+                            Bound::Upper if s <= alpha => return s,
+                            Bound::Lower => alpha = alpha.max(s),
+                            Bound::Upper => beta = beta.min(s),
+                        }
+                    }
+                }
+            }
+            let alpha0 = alpha;
+
+            let mut list = [Cand { sq: 0, flips: 0, score: 0 }; 64];
+            let mut len = 0;
+            let odd = odd_quadrants(!(p | o));
+            let by_eval = n >= ENDGAME_EVAL_ORDER_EMPTIES;
+            let empties_now = !(p | o);
+            for sq in Bits(moves) {
+                let f = $flips(p, o, sq);
+                let (cp, co) = (o & !f, p | f | 1u64 << sq);
+                let score = if sq == tt_move {
+                    ORDER_TT_BONUS
+                } else {
+                    let m = $moves(cp, co);
+                    let mut s = -ORDER_MOBILITY_WEIGHT * (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+                    // Potential mobility: empty squares next to our discs, the opponent's future moves.
+                    s -= ORDER_POTENTIAL_WEIGHT * (neighbours(co) & empties_now & !(1u64 << sq)).count_ones() as i32;
+                    if odd >> sq & 1 != 0 {
+                        s += ORDER_PARITY_BONUS;
+                    }
+                    if by_eval {
+                        let child = Position {
+                            player: cp,
+                            opponent: co,
+                            side: crate::color::Color::Black,
+                            variant: Variant::Modern,
+                            supply: [0, 0],
+                        };
+                        s -= w.eval.evaluate(&child) / ENDGAME_EVAL_ORDER_DIVISOR;
+                    }
+                    s
+                };
+                // Enhanced transposition cutoff: a child already known to lose enough.
+                if use_tt && n >= ENDGAME_ETC_EMPTIES {
+                    if let Some(e) = w.tt.probe(key_raw(cp, co)) {
+                        if is_solved(e.depth)
+                            && matches!(e.bound, Bound::Upper | Bound::Exact)
+                            && -(e.score as i32 / UNITS_PER_DISC) >= beta
+                        {
+                            return -(e.score as i32 / UNITS_PER_DISC);
+                        }
+                    }
+                }
+                list[len] = Cand { sq, flips: f, score };
+                len += 1;
+            }
+
+            let mut best = -INFINITY;
+            let mut best_move = None;
+            for i in 0..len {
+                // Selection sort, lazily: a cutoff often comes at the first move.
+                let mut k = i;
+                for j in i + 1..len {
+                    if list[j].score > list[k].score {
+                        k = j;
+                    }
+                }
+                list.swap(i, k);
+                let c = list[i];
+                let (cp, co) = (o & !c.flips, p | c.flips | 1u64 << c.sq);
+                let mut v;
+                if i == 0 {
+                    v = -solve(w, cp, co, -beta, -alpha, n - 1);
+                } else {
+                    v = -solve(w, cp, co, -alpha - 1, -alpha, n - 1);
+                    if v > alpha && v < beta && !w.stopped {
+                        v = -solve(w, cp, co, -beta, -alpha, n - 1);
+                    }
+                }
+                if w.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(c.sq as u8);
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
+                    }
+                }
+                // Young brothers wait: after the first move, share the rest with an idle thread.
+                if i == 0
+                    && len >= 3
+                    && w.pool.is_some_and(|pool| n >= pool.min_empties && pool.acquire())
+                {
+                    list[1..len].sort_by_key(|c| std::cmp::Reverse(c.score));
+                    let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
+                    let pool = w.pool.expect("a pool");
+                    let mut hw = w.helper();
+                    hw.splits.push(sp.clone());
+                    let helper_nodes = std::thread::scope(|s| {
+                        let (sp2, list) = (sp.clone(), &list[..len]);
+                        let h = std::thread::Builder::new()
+                            .stack_size(SPLIT_STACK)
+                            .spawn_scoped(s, move || {
+                                // SAFETY: the same kernel as the caller's, on the same CPU.
+                                unsafe { participate(&mut hw, &sp2, p, o, list, beta, n) };
+                                pool.release();
+                                hw.nodes
+                            });
+                        w.splits.push(sp.clone());
+                        participate(w, &sp, p, o, list, beta, n);
+                        w.splits.pop();
+                        match h {
+                            Ok(h) => h.join().unwrap_or(0),
+                            Err(_) => {
+                                pool.release();
+                                0
+                            }
+                        }
+                    });
+                    w.nodes += helper_nodes;
+                    // A stop caused by this split's own cutoff ends here.
+                    w.stopped = w.stopped && w.must_stop();
+                    if w.stopped {
+                        return 0;
+                    }
+                    let st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+                    best = st.best;
+                    best_move = st.best_move;
+                    break;
+                }
+            }
+            if use_tt {
+                let bound = if best >= beta {
+                    Bound::Lower
+                } else if best > alpha0 {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                w.tt.store(
+                    key,
+                    Entry {
+                        score: (best * UNITS_PER_DISC) as i16,
+                        depth: SOLVED_DEPTH + n as u8,
+                        bound,
+                        mv: best_move,
+                    },
+                );
+            }
+            best
+        }
+
+        /// One thread's share of a split node: takes the next move until none
+        /// is left or one fails high; records results in the split point.
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn participate(
+            w: &mut Worker<'_>,
+            sp: &SplitPoint,
+            p: u64,
+            o: u64,
+            list: &[Cand],
+            beta: i32,
+            n: u32,
+        ) {
+            loop {
+                let (i, alpha) = {
+                    let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+                    if st.next >= list.len() || sp.cutoff.load(Relaxed) {
+                        return;
+                    }
+                    st.next += 1;
+                    (st.next - 1, st.alpha)
+                };
+                let c = list[i];
+                let (cp, co) = (o & !c.flips, p | c.flips | 1u64 << c.sq);
+                let mut v = -solve(w, cp, co, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta && !w.stopped {
+                    // Against the latest alpha: `v` only bounds the value from below.
+                    let a = sp.state.lock().unwrap_or_else(|e| e.into_inner()).alpha;
+                    v = -solve(w, cp, co, -beta, -a.max(alpha), n - 1);
+                }
+                if w.stopped {
+                    return;
+                }
+                let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+                if v > st.best {
+                    st.best = v;
+                    st.best_move = Some(c.sq as u8);
+                    if v > st.alpha {
+                        st.alpha = v;
+                        if v >= beta {
+                            sp.cutoff.store(true, Relaxed);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+
+        /// Few empties: no table; moves straight from the empty squares, odd quadrants first.
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn shallow(w: &mut Worker<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+            let empties = !(p | o);
+            match n {
+                0 => {
+                    w.nodes += 1;
+                    return final_raw(p, o, w.empties_to_winner);
+                }
+                1 => return last1(w, p, o, empties.trailing_zeros()),
+                2 => return last2(w, p, o, alpha, beta, empties),
+                _ => {}
+            }
+            w.nodes += 1;
+            let odd = odd_quadrants(empties);
+            let near = empties & neighbours(o);
+            let mut best = -INFINITY;
+            for part in [near & odd, near & !odd] {
+                for sq in Bits(part) {
+                    let f = $flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let v = -shallow(w, o & !f, p | f | 1u64 << sq, -beta, -alpha, n - 1);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            alpha = v;
+                            if v >= beta {
+                                return v;
+                            }
+                        }
+                    }
+                }
+            }
+            if best == -INFINITY {
+                if $moves(o, p) == 0 {
+                    return final_raw(p, o, w.empties_to_winner);
+                }
+                return -shallow(w, o, p, -beta, -alpha, n);
+            }
+            best
+        }
+
+        /// Two empty squares.
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn last2(w: &mut Worker<'_>, p: u64, o: u64, alpha: i32, beta: i32, empties: u64) -> i32 {
+            w.nodes += 1;
+            let x = empties.trailing_zeros();
+            let y = (empties & (empties - 1)).trailing_zeros();
+            let mut best = -INFINITY;
+            for (a, b) in [(x, y), (y, x)] {
+                let f = $flips(p, o, a);
+                if f != 0 {
+                    let v = -last1(w, o & !f, p | f | 1u64 << a, b);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+            if best > -INFINITY {
+                return best;
+            }
+            // Pass: the opponent moves, then we face the last square.
+            w.nodes += 1;
+            let mut worst = INFINITY;
+            for (a, b) in [(x, y), (y, x)] {
+                let f = $flips(o, p, a);
+                if f != 0 {
+                    let v = last1(w, p & !f, o | f | 1u64 << a, b);
+                    if v < worst {
+                        worst = v;
+                        if v <= alpha {
+                            return v;
+                        }
+                    }
+                }
+            }
+            if worst < INFINITY {
+                return worst;
+            }
+            final_raw(p, o, w.empties_to_winner)
+        }
+
+        /// The last empty square, `sq`: whoever can play there does; the board is then full.
+        #[inline(always)]
+        unsafe fn last1(w: &mut Worker<'_>, p: u64, o: u64, sq: u32) -> i32 {
+            w.nodes += 1;
+            let f = $flips(p, o, sq);
+            if f != 0 {
+                return 2 * (p | f).count_ones() as i32 + 2 - 64;
+            }
+            let f = $flips(o, p, sq);
+            if f != 0 {
+                return 2 * (p & !f).count_ones() as i32 - 64;
+            }
+            final_raw(p, o, w.empties_to_winner)
+        }
+    };
+}
+
+mod portable {
+    use crate::bitboard;
+    kernel!(bitboard::moves, bitboard::flips);
+}
+
+#[cfg(target_arch = "x86_64")]
+mod fast {
+    use crate::bitboard;
+    kernel!(
+        bitboard::avx2::moves,
+        bitboard::avx2::flips,
+        "popcnt,lzcnt,bmi1,bmi2,avx2"
+    );
+}
 
 impl Worker<'_> {
     /// Exact final disc difference of `pos` for the side to move under the
     /// scoring rule, with `empties` empty squares. Fail-soft in (`alpha`,
     /// `beta`). Returns 0 (to be ignored) once stopped.
-    pub fn solve(&mut self, pos: &Position, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+    pub fn solve(&mut self, pos: &Position, alpha: i32, beta: i32, empties: u32) -> i32 {
+        if pos.variant == Variant::Modern {
+            let (p, o) = (pos.player, pos.opponent);
+            #[cfg(target_arch = "x86_64")]
+            if self.fast_cpu {
+                // SAFETY: `fast_cpu` is true only when the CPU has the kernel's features.
+                return unsafe { fast::solve(self, p, o, alpha, beta, empties) };
+            }
+            // SAFETY: the portable kernel needs no target features.
+            return unsafe { portable::solve(self, p, o, alpha, beta, empties) };
+        }
+        self.solve_general(pos, alpha, beta, empties)
+    }
+
+    /// The solver for any rules (classic supplies and opening placements).
+    fn solve_general(&mut self, pos: &Position, mut alpha: i32, beta: i32, empties: u32) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -28,7 +455,7 @@ impl Worker<'_> {
             if passed.moves() == 0 {
                 return self.final_discs(pos);
             }
-            return -self.solve(&passed, -beta, -alpha, empties);
+            return -self.solve_general(&passed, -beta, -alpha, empties);
         }
         if empties == 1 {
             // The last square: play it; the board is then full.
@@ -47,7 +474,7 @@ impl Worker<'_> {
             'outer: for part in [moves & odd, moves & !odd] {
                 for i in Bits(part) {
                     let child = pos.play_unchecked(Square::from_index(i));
-                    let v = -self.solve(&child, -beta, -alpha, empties - 1);
+                    let v = -self.solve_general(&child, -beta, -alpha, empties - 1);
                     if self.stopped {
                         return 0;
                     }
@@ -73,7 +500,7 @@ impl Worker<'_> {
                 if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
                     tt_move = Some(m);
                 }
-                if e.depth == SOLVED_DEPTH {
+                if is_solved(e.depth) {
                     let s = e.score as i32 / UNITS_PER_DISC;
                     match e.bound {
                         Bound::Exact => return s,
@@ -89,11 +516,11 @@ impl Worker<'_> {
         for (i, c) in list.as_slice().iter().enumerate() {
             let mut v;
             if i == 0 {
-                v = -self.solve(&c.child, -beta, -alpha, empties - 1);
+                v = -self.solve_general(&c.child, -beta, -alpha, empties - 1);
             } else {
-                v = -self.solve(&c.child, -alpha - 1, -alpha, empties - 1);
+                v = -self.solve_general(&c.child, -alpha - 1, -alpha, empties - 1);
                 if v > alpha && v < beta && !self.stopped {
-                    v = -self.solve(&c.child, -beta, -alpha, empties - 1);
+                    v = -self.solve_general(&c.child, -beta, -alpha, empties - 1);
                 }
             }
             if self.stopped {
@@ -124,7 +551,7 @@ impl Worker<'_> {
                 key,
                 Entry {
                     score,
-                    depth: SOLVED_DEPTH,
+                    depth: SOLVED_DEPTH + empties as u8,
                     bound,
                     mv: best_move,
                 },

@@ -18,7 +18,7 @@ use crate::tt::TranspositionTable;
 use root::{pv_from_tt, Plan, RootMove};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-use worker::Worker;
+use worker::{SplitPool, Worker};
 
 /// How the final disc count is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -199,6 +199,15 @@ impl Engine {
 
         let done = AtomicBool::new(false);
         let threads = self.settings.threads.max(1);
+        // Exact solves share work at split points (YBWC); midgame searches
+        // run lazy SMP helpers instead.
+        let pool = SplitPool::new(threads - 1);
+        let split = endgame && threads > 1;
+        let (threads, pool) = if split {
+            (1, Some(&pool))
+        } else {
+            (threads, None)
+        };
         let (tt, eval) = (&self.tt, self.evaluator.as_ref());
         let (report, nodes, moves) = std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads)
@@ -241,6 +250,7 @@ impl Engine {
                         deadline,
                         limits.nodes,
                     );
+                    w.pool = pool;
                     let report = w.think(&mut moves, plan, empties);
                     done.store(true, Relaxed);
                     (report, w.nodes, moves)

@@ -4,7 +4,8 @@ use super::params::POLL_INTERVAL;
 use crate::board::Position;
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::tt::TranspositionTable;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What a search thread shares and counts. The midgame search, the endgame
@@ -23,6 +24,79 @@ pub struct Worker<'a> {
     done: &'a AtomicBool,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// Node count at which `tick` next checks the stop conditions.
+    next_poll: u64,
+    /// The CPU runs the endgame kernel compiled for AVX2/BMI2.
+    pub fast_cpu: bool,
+    /// Idle threads the exact solver may split work with (none: no splitting).
+    pub pool: Option<&'a SplitPool>,
+    /// The split points this worker is searching below, outermost first:
+    /// a cutoff at any of them stops it.
+    pub splits: Vec<Arc<SplitPoint>>,
+}
+
+/// Threads available to the exact solver's split points (YBWC).
+pub struct SplitPool {
+    idle: AtomicUsize,
+    /// Nodes with fewer empties are never split.
+    pub min_empties: u32,
+}
+
+impl SplitPool {
+    pub fn new(idle: usize) -> SplitPool {
+        SplitPool {
+            idle: AtomicUsize::new(idle),
+            min_empties: super::params::SPLIT_MIN_EMPTIES,
+        }
+    }
+
+    /// Takes an idle thread, if there is one.
+    #[inline]
+    pub fn acquire(&self) -> bool {
+        let mut n = self.idle.load(Relaxed);
+        while n > 0 {
+            match self.idle.compare_exchange_weak(n, n - 1, Relaxed, Relaxed) {
+                Ok(_) => return true,
+                Err(m) => n = m,
+            }
+        }
+        false
+    }
+
+    pub fn release(&self) {
+        self.idle.fetch_add(1, Relaxed);
+    }
+}
+
+/// A node whose remaining moves several threads search (after its first
+/// move was searched alone: young brothers wait).
+pub struct SplitPoint {
+    pub state: Mutex<SplitState>,
+    /// Set on a beta cutoff: everyone below this node stops.
+    pub cutoff: AtomicBool,
+}
+
+/// The shared part of a split node's search.
+pub struct SplitState {
+    /// Index of the next move to hand out.
+    pub next: usize,
+    pub alpha: i32,
+    pub best: i32,
+    pub best_move: Option<u8>,
+}
+
+impl SplitPoint {
+    pub fn new(next: usize, alpha: i32, best: i32, best_move: Option<u8>) -> SplitPoint {
+        SplitPoint {
+            state: Mutex::new(SplitState {
+                next,
+                alpha,
+                best,
+                best_move,
+            }),
+            cutoff: AtomicBool::new(false),
+        }
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -45,7 +119,34 @@ impl<'a> Worker<'a> {
             done,
             deadline,
             node_limit,
+            next_poll: POLL_INTERVAL,
+            fast_cpu: crate::cpu::has_fast_bits(),
+            pool: None,
+            splits: Vec::new(),
         }
+    }
+
+    /// A worker for a helper thread at a split point: the same tables,
+    /// flags and deadline, no node budget of its own, the same split chain.
+    pub fn helper(&self) -> Worker<'a> {
+        Worker {
+            nodes: 0,
+            stopped: false,
+            node_limit: None,
+            next_poll: POLL_INTERVAL,
+            splits: self.splits.clone(),
+            ..*self
+        }
+    }
+
+    /// Whether any stop condition holds now (the caller's flag, the main
+    /// thread's end, the deadline, the node budget, a cutoff above us).
+    pub fn must_stop(&self) -> bool {
+        self.stop.load(Relaxed)
+            || self.done.load(Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.splits.iter().any(|s| s.cutoff.load(Relaxed))
     }
 
     /// Counts a node and, every `POLL_INTERVAL` nodes, checks the stop
@@ -53,7 +154,9 @@ impl<'a> Worker<'a> {
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+        if self.nodes >= self.next_poll {
+            // Nodes counted without a poll (the solver's last plies) may have passed the mark.
+            self.next_poll = self.nodes + POLL_INTERVAL;
             self.poll();
         }
         self.stopped
@@ -61,11 +164,7 @@ impl<'a> Worker<'a> {
 
     /// Checks the stop flags, the hard deadline and the node budget now.
     pub fn poll(&mut self) -> bool {
-        if self.stop.load(Relaxed)
-            || self.done.load(Relaxed)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.node_limit.is_some_and(|n| self.nodes >= n)
-        {
+        if self.must_stop() {
             self.stopped = true;
         }
         self.stopped
