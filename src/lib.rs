@@ -14,6 +14,7 @@ pub mod game;
 pub mod ggf;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod square;
 pub mod stats;

@@ -4,6 +4,7 @@
 use crate::board::{Position, CENTRE};
 use crate::color::{Color, Variant};
 use crate::game::Game;
+pub use crate::rng::Rng;
 use crate::search::{Engine, Limits, Settings};
 use crate::square::{Move, Square};
 use std::collections::HashSet;
@@ -119,32 +120,6 @@ pub fn read_file(path: &std::path::Path, variant: Variant) -> Result<Vec<Opening
     Ok(out)
 }
 
-/// A small deterministic generator (SplitMix64): same seed, same games.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5851_F42D_4C95_7F2D)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
-
 /// `count` openings of the four classic centre placements, in random order from `seed`.
 pub fn classic_placements(count: usize, seed: u64) -> Vec<Opening> {
     let mut rng = Rng::new(seed);
@@ -193,7 +168,7 @@ pub fn generate(cfg: &GenConfig) -> Vec<Vec<Move>> {
             if legal.is_empty() || legal == [Move::Pass] {
                 break;
             }
-            let mv = legal[rng.below(legal.len())];
+            let mv = legal[rng.below(legal.len() as u64) as usize];
             pos = pos.play(mv).expect("legal move");
             moves.push(mv);
         }
