@@ -716,3 +716,19 @@ fn binary_exits_at_end_of_input() {
         "{out}"
     );
 }
+
+/// `set_option eval` swaps the static evaluation: the same fixed-depth
+/// search scores the start differently, and switching back restores it.
+#[test]
+fn the_eval_option_switches_the_evaluation() {
+    let script = "set_option depth 4\nset_option movetime 0\nhint 1\nset_option eval learned\nhint 1\nset_option eval handcrafted\nhint 1\nset_option eval neural\nget_option eval\n";
+    let a = ask(script);
+    assert_eq!(a.len(), 9, "{a:?}");
+    assert_ne!(
+        a[2], a[4],
+        "learned and handcrafted give the same hint: {a:?}"
+    );
+    assert_eq!(a[2], a[6]);
+    assert!(a[7].starts_with('?'), "{}", a[7]);
+    assert_eq!(a[8], "= handcrafted");
+}

@@ -28,17 +28,23 @@ pub trait Evaluator: Send + Sync {
     fn evaluate(&self, pos: &Position) -> i32;
 }
 
-/// The evaluation a new engine starts with: the handcrafted one (until a
-/// match shows the learned one is at least as strong), unless the environment
-/// variable `MOLLETT_EVAL` names another (`learned`, `handcrafted` or a
-/// weight file; for matches between evaluations before a protocol option exists).
-pub fn default_evaluator() -> Box<dyn Evaluator> {
-    match std::env::var("MOLLETT_EVAL") {
-        Ok(name) if !name.is_empty() => evaluator_by_name(&name).unwrap_or_else(|e| {
-            log::error!("MOLLETT_EVAL={name}: {e}; using the handcrafted evaluation");
-            Box::new(Handcrafted::default())
-        }),
-        _ => Box::new(Handcrafted::default()),
+/// Which built-in evaluation a search uses (the `eval` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvalKind {
+    /// Mobility, corners, stability, parity: the default until a match
+    /// shows the learned one is at least as strong.
+    #[default]
+    Handcrafted,
+    /// The pattern evaluation with the weights embedded in the binary.
+    Learned,
+}
+
+impl EvalKind {
+    pub fn evaluator(self) -> Box<dyn Evaluator> {
+        match self {
+            EvalKind::Handcrafted => Box::new(Handcrafted::default()),
+            EvalKind::Learned => learned_evaluator(),
+        }
     }
 }
 

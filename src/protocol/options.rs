@@ -1,6 +1,7 @@
 //! The option table: one list drives `set_option`, `get_option`, `options`
 //! and the search settings.
 
+use crate::eval::EvalKind;
 use crate::search::{Scoring, Settings};
 use std::fmt;
 
@@ -96,6 +97,12 @@ pub static OPTIONS: &[OptionSpec] = &[
         },
         default: "50",
         description: "ms kept back from the clock for latency",
+    },
+    OptionSpec {
+        name: "eval",
+        kind: Kind::Choice(&["handcrafted", "learned"]),
+        default: "handcrafted",
+        description: "static evaluation: handcrafted, or the learned pattern weights built in",
     },
 ];
 
@@ -230,6 +237,12 @@ impl Options {
     pub fn margin_ms(&self) -> u64 {
         self.int("margin")
     }
+    pub fn eval(&self) -> EvalKind {
+        match self.value("eval") {
+            Some(Value::Choice(1)) => EvalKind::Learned,
+            _ => EvalKind::Handcrafted,
+        }
+    }
     pub fn scoring(&self) -> Scoring {
         match self.value("scoring") {
             Some(Value::Choice(1)) => Scoring::EmptiesToWinner,
@@ -249,6 +262,7 @@ impl Options {
                 _ => 0.0,
             },
             seed: self.int("seed"),
+            eval: self.eval(),
         }
     }
 }

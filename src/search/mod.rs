@@ -62,6 +62,8 @@ pub struct Settings {
     pub randomness: f64,
     /// Seed of the random root choice (mixed with the position's key).
     pub seed: u64,
+    /// The static evaluation.
+    pub eval: crate::eval::EvalKind,
 }
 
 impl Default for Settings {
@@ -73,6 +75,7 @@ impl Default for Settings {
             endgame_empties: 18,
             randomness: 0.0,
             seed: 0,
+            eval: crate::eval::EvalKind::Handcrafted,
         }
     }
 }
@@ -121,13 +124,16 @@ impl Engine {
     pub fn new(settings: Settings) -> Engine {
         Engine {
             tt: TranspositionTable::new(settings.hash_mb),
+            evaluator: settings.eval.evaluator(),
             settings,
-            evaluator: crate::eval::default_evaluator(),
         }
     }
 
     /// Applies new settings (resizing the table when the hash size changed).
     pub fn configure(&mut self, settings: Settings) {
+        if settings.eval != self.settings.eval {
+            self.set_evaluator(settings.eval.evaluator());
+        }
         if settings.hash_mb != self.settings.hash_mb {
             self.tt = TranspositionTable::new(settings.hash_mb);
         } else if settings.scoring != self.settings.scoring {
