@@ -273,7 +273,7 @@ impl Engine {
             let candidates: Vec<usize> = (0..moves.len())
                 .filter(|&i| i == 0 || (moves[i].exact && moves[i].score >= moves[0].score - m))
                 .collect();
-            let r = splitmix64(self.settings.seed ^ pos.key());
+            let r = crate::rng::Rng::new(self.settings.seed ^ pos.key()).next_u64();
             chosen = candidates[(r % candidates.len() as u64) as usize];
         }
         let best = moves[chosen];
@@ -337,12 +337,4 @@ impl Engine {
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         moves
     }
-}
-
-/// SplitMix64: a tiny deterministic generator for the randomised move choice.
-fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
