@@ -126,6 +126,9 @@ pub mod avx2 {
     }
 
     /// Same as `super::moves`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 (callers check `is_x86_feature_detected!`).
     #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn moves(player: u64, opponent: u64) -> u64 {
@@ -152,6 +155,9 @@ pub mod avx2 {
 
     /// Same as `super::flips`: towards higher bits the outflank is the ray's
     /// lowest non-opponent square; towards lower bits the opponent run is filled from the move.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 (callers check `is_x86_feature_detected!`).
     #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn flips(player: u64, opponent: u64, sq: u32) -> u64 {

@@ -107,8 +107,4 @@ impl Game {
         }
         true
     }
-
-    pub fn can_redo(&self) -> usize {
-        self.redo.len()
-    }
 }
