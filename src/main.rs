@@ -8,7 +8,7 @@ use mollett::tournament::record::read_results;
 use mollett::tournament::report::{parse_sprt, Report};
 use mollett::tournament::runner::{self, unique_names, Config, Format};
 use mollett::tournament::{EngineSpec, Limits, TimeControl};
-use mollett::train::{fit, selfplay};
+use mollett::train::{fit, probcut, selfplay};
 use mollett::{perft, Color, Position, Variant};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -172,6 +172,27 @@ enum Command {
         outcome_weight: f32,
         #[arg(long, default_value = "weights.bin")]
         out: PathBuf,
+    },
+    /// Fit ProbCut's error model (shallow against deep search) for an evaluation.
+    Probcut {
+        /// Position files (as `selfplay` writes them) to sample from.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Evaluation: handcrafted, learned, or a weight file.
+        #[arg(long, default_value = "handcrafted")]
+        eval: String,
+        #[arg(long, default_value_t = 300)]
+        positions: usize,
+        /// Deepest search measured.
+        #[arg(long, default_value_t = 10)]
+        max_depth: u32,
+        /// Shallowest deep search measured.
+        #[arg(long, default_value_t = 3)]
+        min_depth: u32,
+        #[arg(long, default_value_t = 56)]
+        max_empties: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Mean absolute error of the evaluations against labelled positions.
     Evaltest {
@@ -401,6 +422,25 @@ fn main() {
             };
             exit_on_error(train(&files, &cfg, &out))
         }
+        Some(Command::Probcut {
+            files,
+            eval,
+            positions,
+            max_depth,
+            min_depth,
+            max_empties,
+            seed,
+        }) => exit_on_error(probcut(
+            &probcut::ProbcutConfig {
+                files,
+                positions,
+                max_depth,
+                min_depth,
+                max_empties,
+                seed,
+            },
+            &eval,
+        )),
         Some(Command::Evaltest {
             files,
             eval,
@@ -416,6 +456,30 @@ fn main() {
             bucket,
         )),
     }
+}
+
+/// `probcut`: prints the measured cells and the fitted error model.
+fn probcut(cfg: &probcut::ProbcutConfig, eval: &str) -> Result<(), String> {
+    let evaluator = mollett::eval::evaluator_by_name(eval)?;
+    let (cells, model) = probcut::run(cfg, evaluator)?;
+    println!("depth shallow empties positions mean sd fitted");
+    for c in &cells {
+        println!(
+            "{:5} {:7} {:7.1} {:9} {:+5.2} {:5.2} {:6.2}",
+            c.depth,
+            c.shallow,
+            c.empties,
+            c.n,
+            c.mean,
+            c.sd,
+            model.sigma(c.depth, c.shallow, c.empties.round() as u32)
+        );
+    }
+    println!(
+        "SigmaModel {{ base: {:.4}, per_depth: {:.4}, per_shallow: {:.4}, per_empty: {:.4} }}",
+        model.base, model.per_depth, model.per_shallow, model.per_empty
+    );
+    Ok(())
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {

@@ -42,9 +42,37 @@ pub const BYO_BORROW_SHARE: f64 = 0.5;
 /// Shortest limit ever returned: lets the search pick a legal move.
 pub const MIN_LIMIT: f64 = 0.001;
 
+/// The time-management factors, as the option table sets them (defaults: the constants above).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeParams {
+    pub reserve_moves: f64,
+    pub hard_factor: f64,
+    pub max_share: f64,
+    pub byo_soft_share: f64,
+    pub byo_borrow_share: f64,
+}
+
+impl Default for TimeParams {
+    fn default() -> TimeParams {
+        TimeParams {
+            reserve_moves: RESERVE_MOVES,
+            hard_factor: HARD_FACTOR,
+            max_share: MAX_SHARE,
+            byo_soft_share: BYO_SOFT_SHARE,
+            byo_borrow_share: BYO_BORROW_SHARE,
+        }
+    }
+}
+
 /// Turns a clock into limits for one move with `empties` squares left.
-/// `margin` is kept back for process and pipe latency.
-pub fn allocate(clock: &Clock, empties: u32, margin: Duration) -> Option<MoveTime> {
+/// `margin` is kept back for process and pipe latency. Whatever the factors,
+/// the hard limit never passes the time left minus the margin.
+pub fn allocate(
+    clock: &Clock,
+    empties: u32,
+    margin: Duration,
+    tp: &TimeParams,
+) -> Option<MoveTime> {
     let margin = margin.as_secs_f64();
     // About half the empties are ours to fill.
     let own_moves = empties.div_ceil(2).max(1) as f64;
@@ -56,24 +84,25 @@ pub fn allocate(clock: &Clock, empties: u32, margin: Duration) -> Option<MoveTim
         let usable = (clock.period_left - margin * stones).max(0.0);
         let per_stone = usable / stones;
         let hard = per_stone.min(clock.period_left - margin);
-        return Some(limits(per_stone * BYO_SOFT_SHARE, hard));
+        return Some(limits(per_stone * tp.byo_soft_share.min(1.0), hard));
     }
     if clock.byo_time > 0.0 && clock.byo_stones == 0 {
         return None;
     }
 
     let usable = (clock.main_left - margin).max(0.0);
-    let mut soft = usable / (own_moves + RESERVE_MOVES);
-    let mut hard = (soft * HARD_FACTOR).min(usable * MAX_SHARE);
+    let mut soft = usable / (own_moves + tp.reserve_moves.max(0.0));
+    let mut hard = (soft * tp.hard_factor).min(usable * tp.max_share.min(1.0));
     if clock.byo_time > 0.0 {
         // Main time followed by periods: the periods will pay for later moves,
         // and this move may run a little into the first one.
         let per_stone = ((clock.byo_time - margin * clock.byo_stones as f64)
             / clock.byo_stones as f64)
             .max(0.0);
-        soft += per_stone * BYO_SOFT_SHARE * 0.5;
-        hard = (hard + per_stone * BYO_BORROW_SHARE).max(soft);
-        hard = hard.min(usable + per_stone * BYO_BORROW_SHARE);
+        let borrow = per_stone * tp.byo_borrow_share.min(1.0);
+        soft += per_stone * tp.byo_soft_share.min(1.0) * 0.5;
+        hard = (hard + borrow).max(soft);
+        hard = hard.min(usable + borrow);
     }
     Some(limits(soft, hard))
 }
@@ -105,17 +134,27 @@ mod tests {
 
     #[test]
     fn absolute_time_never_exceeds_time_left_minus_margin() {
-        for &main in &[0.2, 0.5, 1.0, 5.0, 30.0, 300.0, 3600.0] {
-            for empties in 0..=60 {
-                for &margin in &[0u64, 50, 150] {
-                    let t = allocate(&absolute(main), empties, ms(margin)).unwrap();
-                    assert!(t.soft <= t.hard);
-                    let budget = main - margin as f64 / 1000.0;
-                    if budget > 0.01 {
-                        assert!(
-                            t.hard.as_secs_f64() <= budget,
-                            "main {main} empties {empties} margin {margin}: {t:?}"
-                        );
+        // The defaults, and the extremes the option table allows.
+        let greedy = TimeParams {
+            reserve_moves: 0.0,
+            hard_factor: 100.0,
+            max_share: 1.0,
+            byo_soft_share: 1.0,
+            byo_borrow_share: 1.0,
+        };
+        for tp in [TimeParams::default(), greedy] {
+            for &main in &[0.2, 0.5, 1.0, 5.0, 30.0, 300.0, 3600.0] {
+                for empties in 0..=60 {
+                    for &margin in &[0u64, 50, 150] {
+                        let t = allocate(&absolute(main), empties, ms(margin), &tp).unwrap();
+                        assert!(t.soft <= t.hard);
+                        let budget = main - margin as f64 / 1000.0;
+                        if budget > 0.01 {
+                            assert!(
+                                t.hard.as_secs_f64() <= budget,
+                                "main {main} empties {empties} margin {margin}: {t:?}"
+                            );
+                        }
                     }
                 }
             }
@@ -124,7 +163,7 @@ mod tests {
 
     #[test]
     fn absolute_time_spreads_over_the_game() {
-        let t = allocate(&absolute(300.0), 60, ms(50)).unwrap();
+        let t = allocate(&absolute(300.0), 60, ms(50), &TimeParams::default()).unwrap();
         // About 300 s over ~30 own moves: a few seconds each, far from all of it.
         assert!(
             t.soft > Duration::from_secs(5) && t.soft < Duration::from_secs(15),
@@ -132,15 +171,15 @@ mod tests {
         );
         assert!(t.hard < Duration::from_secs(120));
         // Fewer empties left means a bigger share.
-        let late = allocate(&absolute(100.0), 10, ms(50)).unwrap();
-        let early = allocate(&absolute(100.0), 50, ms(50)).unwrap();
+        let late = allocate(&absolute(100.0), 10, ms(50), &TimeParams::default()).unwrap();
+        let early = allocate(&absolute(100.0), 50, ms(50), &TimeParams::default()).unwrap();
         assert!(late.soft > early.soft);
     }
 
     #[test]
     fn tiny_time_left_gives_a_tiny_limit() {
         for &left in &[0.0, 0.01, 0.05, 0.1] {
-            let t = allocate(&absolute(left), 30, ms(50)).unwrap();
+            let t = allocate(&absolute(left), 30, ms(50), &TimeParams::default()).unwrap();
             assert!(t.hard <= ms(20), "left {left}: {t:?}");
         }
     }
@@ -154,7 +193,7 @@ mod tests {
             stones_left: 10,
             period_left: 60.0,
         };
-        let t = allocate(&clock, 40, ms(100)).unwrap();
+        let t = allocate(&clock, 40, ms(100), &TimeParams::default()).unwrap();
         assert!(
             t.hard.as_secs_f64() <= 6.0 && t.hard.as_secs_f64() > 4.0,
             "{t:?}"
@@ -166,7 +205,7 @@ mod tests {
             period_left: 0.3,
             ..clock
         };
-        let t = allocate(&clock, 40, ms(100)).unwrap();
+        let t = allocate(&clock, 40, ms(100), &TimeParams::default()).unwrap();
         assert!(t.hard.as_secs_f64() <= 0.2 + 1e-9, "{t:?}");
         // Japanese byo-yomi (one stone per period).
         let clock = Clock {
@@ -176,7 +215,7 @@ mod tests {
             stones_left: 1,
             period_left: 10.0,
         };
-        let t = allocate(&clock, 20, ms(100)).unwrap();
+        let t = allocate(&clock, 20, ms(100), &TimeParams::default()).unwrap();
         assert!(t.hard.as_secs_f64() <= 9.9 + 1e-9 && t.hard.as_secs_f64() > 5.0);
     }
 
@@ -189,7 +228,7 @@ mod tests {
             stones_left: 0,
             period_left: 0.0,
         };
-        let t = allocate(&clock, 40, ms(50)).unwrap();
+        let t = allocate(&clock, 40, ms(50), &TimeParams::default()).unwrap();
         let per_stone = (30.0 - 0.25) / 5.0;
         assert!(
             t.hard.as_secs_f64() <= 0.95 + per_stone * BYO_BORROW_SHARE + 1e-9,
@@ -207,6 +246,6 @@ mod tests {
             stones_left: 0,
             period_left: 0.0,
         };
-        assert_eq!(allocate(&clock, 30, ms(50)), None);
+        assert_eq!(allocate(&clock, 30, ms(50), &TimeParams::default()), None);
     }
 }

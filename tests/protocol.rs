@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{answers, ask, legal_after, run, run_bytes, Live};
+use common::{answers, ask, ask_unhurried, legal_after, run, run_bytes, Live};
 use mollett::Variant;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -722,7 +722,7 @@ fn binary_exits_at_end_of_input() {
 #[test]
 fn the_eval_option_switches_the_evaluation() {
     let script = "set_option depth 4\nset_option movetime 0\nhint 1\nset_option eval learned\nhint 1\nset_option eval handcrafted\nhint 1\nset_option eval neural\nget_option eval\n";
-    let a = ask(script);
+    let a = ask_unhurried(script);
     assert_eq!(a.len(), 9, "{a:?}");
     assert_ne!(
         a[2], a[4],

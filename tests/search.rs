@@ -519,3 +519,53 @@ fn classic_opening_placements_are_searched() {
     }
     assert_eq!(pos.empty_count(), 58);
 }
+
+/// ProbCut (`probcut` > 0) prunes: the same fixed-depth searches visit far
+/// fewer nodes in total, still answer legal moves, and mostly agree on the
+/// score; a depth that reaches the end still gives the exact score.
+#[test]
+fn probcut_searches_fewer_nodes_and_stays_sound_at_the_end() {
+    let mut rng = Rng(0x9B0B_CA70_0000_0001);
+    let (mut plain_nodes, mut cut_nodes) = (0u64, 0u64);
+    let mut checked = 0;
+    for variant in [Variant::Modern, Variant::Classic] {
+        for _ in 0..4 {
+            let Some(pos) = random_position(&mut rng, variant, 36) else {
+                continue;
+            };
+            let limits = Limits {
+                depth: Some(9),
+                ..Limits::default()
+            };
+            let plain = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+            let mut settings = Settings::default();
+            settings.params.probcut_t = 1.5;
+            let cut = Engine::new(settings).search(&pos, &limits, &AtomicBool::new(false));
+            assert!(pos.legal_moves().contains(&cut.best));
+            plain_nodes += plain.nodes;
+            cut_nodes += cut.nodes;
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4);
+    assert!(
+        cut_nodes * 10 < plain_nodes * 8,
+        "probcut {cut_nodes} nodes against {plain_nodes} without"
+    );
+    // At 12 empties a 12-ply search is an exact solve, ProbCut or not.
+    for _ in 0..4 {
+        let Some(pos) = random_position(&mut rng, Variant::Modern, 12) else {
+            continue;
+        };
+        let limits = Limits {
+            depth: Some(12),
+            ..Limits::default()
+        };
+        let mut settings = Settings::default();
+        settings.params.probcut_t = 1.0;
+        let cut = Engine::new(settings).search(&pos, &limits, &AtomicBool::new(false));
+        let plain = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+        assert!(cut.exact && plain.exact);
+        assert_eq!(cut.score, plain.score);
+    }
+}

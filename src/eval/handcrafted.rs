@@ -118,6 +118,16 @@ impl Evaluator for Handcrafted {
     }
 }
 
+/// ProbCut's error model for this evaluation, fitted by
+/// `mollett probcut modern-s1.txt classic-s2.txt --eval handcrafted --positions 300 --max-depth 10`
+/// (docs/training.md).
+pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
+    base: 3.4617,
+    per_depth: 0.4415,
+    per_shallow: -0.5250,
+    per_empty: -0.0751,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,10 +26,36 @@ pub trait Evaluator: Send + Sync {
     /// [`UNITS_PER_DISC`] units, within `±EVAL_LIMIT`. Called on positions
     /// where the game is not over (the search scores finished games itself).
     fn evaluate(&self, pos: &Position) -> i32;
+
+    /// Standard deviation, in discs, of the difference between a `depth`-ply
+    /// and a `shallow`-ply search of a position with `empties` empty squares:
+    /// ProbCut's error model (fitted by `mollett probcut`, see docs/training.md).
+    fn probcut_sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
+        handcrafted::PROBCUT_SIGMA.sigma(depth, shallow, empties)
+    }
 }
 
-/// Which built-in evaluation a search uses (the `eval` option).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// ProbCut's error model: a plane in the depths and the empties, in discs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SigmaModel {
+    pub base: f64,
+    pub per_depth: f64,
+    pub per_shallow: f64,
+    pub per_empty: f64,
+}
+
+impl SigmaModel {
+    pub fn sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
+        (self.base
+            + self.per_depth * depth as f64
+            + self.per_shallow * shallow as f64
+            + self.per_empty * empties as f64)
+            .max(0.5)
+    }
+}
+
+/// Which evaluation a search uses (the `eval` option).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalKind {
     /// Mobility, corners, stability, parity: the default until a match
     /// shows the learned one is at least as strong.
@@ -37,13 +63,35 @@ pub enum EvalKind {
     Handcrafted,
     /// The pattern evaluation with the weights embedded in the binary.
     Learned,
+    /// The pattern evaluation with weights from a file written by `mollett train`.
+    File(std::path::PathBuf),
 }
 
 impl EvalKind {
-    pub fn evaluator(self) -> Box<dyn Evaluator> {
+    /// `handcrafted`, `learned`, or the path of a weight file, which must load.
+    pub fn from_name(name: &str) -> Result<EvalKind, String> {
+        match name {
+            "handcrafted" => Ok(EvalKind::Handcrafted),
+            "learned" | "pattern" | "embedded" => Ok(EvalKind::Learned),
+            path => {
+                PatternEval::from_file(path).map_err(|e| format!("{path}: {e}"))?;
+                Ok(EvalKind::File(path.into()))
+            }
+        }
+    }
+
+    pub fn evaluator(&self) -> Box<dyn Evaluator> {
         match self {
             EvalKind::Handcrafted => Box::new(Handcrafted::default()),
             EvalKind::Learned => learned_evaluator(),
+            // Checked by `from_name`; a file that has gone bad since falls back to the default.
+            EvalKind::File(path) => match PatternEval::from_file(path) {
+                Ok(e) => Box::new(e),
+                Err(e) => {
+                    log::warn!("{}: {e}; using the handcrafted evaluation", path.display());
+                    Box::new(Handcrafted::default())
+                }
+            },
         }
     }
 }

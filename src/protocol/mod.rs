@@ -48,7 +48,7 @@ enum Event {
     /// End of input (or a read error).
     Eof,
     /// The worker finished; it hands the searcher back.
-    Done(Engine, JobOutput),
+    Done(Box<Engine>, JobOutput),
     /// The worker panicked; the searcher is lost.
     Failed,
 }
@@ -316,7 +316,7 @@ fn drive<D: Dialect>(
                 }
             }
             Event::Done(engine, output) => {
-                dialect.restore_engine(Some(engine));
+                dialect.restore_engine(Some(*engine));
                 if let Some(run) = running.take() {
                     dialect.finish(run.pending, Ok(output))?;
                 }
@@ -339,7 +339,7 @@ fn spawn_job(engine: Engine, job: Job, stop: Arc<AtomicBool>, tx: Sender<Event>)
             let mut engine = engine;
             let output = panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut engine, &stop)));
             let _ = tx.send(match output {
-                Ok(output) => Event::Done(engine, output),
+                Ok(output) => Event::Done(Box::new(engine), output),
                 Err(_) => Event::Failed,
             });
         })?;

@@ -235,7 +235,12 @@ impl<W: Write> Nboard<W> {
                 ..Clock::default()
             };
             let margin = Duration::from_millis(self.options.margin_ms());
-            if let Some(t) = timeman::allocate(&clock, pos.empty_count(), margin) {
+            if let Some(t) = timeman::allocate(
+                &clock,
+                pos.empty_count(),
+                margin,
+                &self.options.time_params(),
+            ) {
                 limits.soft_time = Some(t.soft);
                 limits.hard_time = Some(t.hard);
             }

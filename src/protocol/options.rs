@@ -2,15 +2,25 @@
 //! and the search settings.
 
 use crate::eval::EvalKind;
+use crate::search::params::Params;
 use crate::search::{Scoring, Settings};
+use crate::timeman::TimeParams;
 use std::fmt;
 
 /// What values an option takes.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
-    Int { min: u64, max: u64 },
-    Float { min: f64, max: f64 },
+    Int {
+        min: u64,
+        max: u64,
+    },
+    Float {
+        min: f64,
+        max: f64,
+    },
     Choice(&'static [&'static str]),
+    /// Free text (no spaces), checked by the function.
+    Text(fn(&str) -> Result<(), String>),
 }
 
 /// One row of the option table.
@@ -100,17 +110,107 @@ pub static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         name: "eval",
-        kind: Kind::Choice(&["handcrafted", "learned"]),
+        kind: Kind::Text(check_eval),
         default: "handcrafted",
-        description: "static evaluation: handcrafted, or the learned pattern weights built in",
+        description: "static evaluation: handcrafted, learned (the weights built in), or the path of a weight file from mollett train",
+    },
+    OptionSpec {
+        name: "level",
+        kind: Kind::Int { min: 0, max: 60 },
+        default: "0",
+        description: "shorthand: level N sets depth N, endgame min(2N, 60) and movetime 0 (0: leaves them alone)",
+    },
+    OptionSpec {
+        name: "probcut",
+        kind: Kind::Float { min: 0.0, max: 10.0 },
+        default: "0",
+        description: "ProbCut confidence in standard deviations of the shallow search's error (0: off)",
+    },
+    OptionSpec {
+        name: "probcut_depth",
+        kind: Kind::Int { min: 2, max: 60 },
+        default: "3",
+        description: "midgame nodes at least this deep try ProbCut",
+    },
+    OptionSpec {
+        name: "aspiration",
+        kind: Kind::Float { min: 0.01, max: 64.0 },
+        default: "2",
+        description: "half-width in discs of the first aspiration window",
+    },
+    OptionSpec {
+        name: "aspiration_depth",
+        kind: Kind::Int { min: 1, max: 60 },
+        default: "4",
+        description: "first iteration searched with an aspiration window",
+    },
+    OptionSpec {
+        name: "presearch_depth",
+        kind: Kind::Int { min: 1, max: 60 },
+        default: "6",
+        description: "deepest midgame iteration before an exact solve",
+    },
+    OptionSpec {
+        name: "iteration_growth",
+        kind: Kind::Float { min: 1.0, max: 100.0 },
+        default: "3",
+        description: "no new iteration that, this many times longer than the last, would pass the hard time limit",
+    },
+    OptionSpec {
+        name: "order_eval_depth",
+        kind: Kind::Int { min: 0, max: 60 },
+        default: "3",
+        description: "midgame nodes at least this deep order moves by evaluation, shallower ones by mobility",
+    },
+    OptionSpec {
+        name: "order_mobility",
+        kind: Kind::Int { min: 0, max: 10_000 },
+        default: "16",
+        description: "midgame ordering points per opponent reply",
+    },
+    OptionSpec {
+        name: "time_reserve",
+        kind: Kind::Float { min: 0.0, max: 60.0 },
+        default: "2",
+        description: "own moves kept in reserve beyond the estimate of moves left",
+    },
+    OptionSpec {
+        name: "time_hard_factor",
+        kind: Kind::Float { min: 1.0, max: 100.0 },
+        default: "4",
+        description: "hard time limit as a multiple of the soft target",
+    },
+    OptionSpec {
+        name: "time_max_share",
+        kind: Kind::Float { min: 0.01, max: 1.0 },
+        default: "0.4",
+        description: "largest share of the time left one move may take",
+    },
+    OptionSpec {
+        name: "time_byo_share",
+        kind: Kind::Float { min: 0.01, max: 1.0 },
+        default: "0.6",
+        description: "share of a byo-yomi stone's time aimed for",
+    },
+    OptionSpec {
+        name: "time_byo_borrow",
+        kind: Kind::Float { min: 0.0, max: 1.0 },
+        default: "0.5",
+        description: "share of one byo-yomi stone's time a move in main time may borrow",
     },
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Accepts the built-in evaluations' names, or a weight file that loads.
+fn check_eval(text: &str) -> Result<(), String> {
+    EvalKind::from_name(text).map(|_| ())
+}
+
+#[derive(Clone, Debug, PartialEq)]
 enum Value {
     Int(u64),
     Float(f64),
     Choice(usize),
+    Text(String),
 }
 
 impl OptionSpec {
@@ -155,15 +255,28 @@ impl OptionSpec {
                 .position(|n| n.eq_ignore_ascii_case(text))
                 .map(Value::Choice)
                 .ok_or_else(|| format!("invalid value: {} takes {}", self.name, self.range())),
+            Kind::Text(check) => {
+                if text.is_empty() || text.contains(char::is_whitespace) {
+                    return Err(format!(
+                        "invalid value: {} takes {}",
+                        self.name,
+                        self.range()
+                    ));
+                }
+                check(text)
+                    .map(|()| Value::Text(text.to_string()))
+                    .map_err(|e| format!("invalid value: {}: {e}", self.name))
+            }
         }
     }
 
-    fn show(&self, v: Value) -> String {
+    fn show(&self, v: &Value) -> String {
         match (v, self.kind) {
             (Value::Int(v), _) => v.to_string(),
             (Value::Float(v), _) => v.to_string(),
-            (Value::Choice(i), Kind::Choice(names)) => names[i].to_string(),
+            (Value::Choice(i), Kind::Choice(names)) => names[*i].to_string(),
             (Value::Choice(i), _) => i.to_string(),
+            (Value::Text(t), _) => t.clone(),
         }
     }
 
@@ -173,6 +286,7 @@ impl OptionSpec {
             Kind::Int { min, max } => format!("{min}..{max}"),
             Kind::Float { min, max } => format!("{min}..{max}"),
             Kind::Choice(names) => names.join("|"),
+            Kind::Text(_) => "handcrafted|learned|PATH".to_string(),
         }
     }
 }
@@ -205,23 +319,42 @@ impl Options {
     /// Sets an option; an unknown name or bad value changes nothing.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let i = find(name)?;
-        self.values[i] = OPTIONS[i].parse(value)?;
+        let v = OPTIONS[i].parse(value)?;
+        if OPTIONS[i].name == "level" {
+            if let Value::Int(n) = v {
+                if n > 0 {
+                    // A level is depth and exact empties, as Edax and NBoard count
+                    // them; a clock, when one runs, still bounds the time.
+                    self.set("depth", &n.to_string())?;
+                    self.set("endgame", &(2 * n).min(60).to_string())?;
+                    self.set("movetime", "0")?;
+                }
+            }
+        }
+        self.values[i] = v;
         Ok(())
     }
 
     pub fn get(&self, name: &str) -> Result<String, String> {
         let i = find(name)?;
-        Ok(OPTIONS[i].show(self.values[i]))
+        Ok(OPTIONS[i].show(&self.values[i]))
     }
 
-    fn value(&self, name: &str) -> Option<Value> {
-        find(name).ok().map(|i| self.values[i])
+    fn value(&self, name: &str) -> Option<&Value> {
+        find(name).ok().map(|i| &self.values[i])
     }
 
     fn int(&self, name: &str) -> u64 {
         match self.value(name) {
-            Some(Value::Int(v)) => v,
+            Some(Value::Int(v)) => *v,
             _ => 0,
+        }
+    }
+
+    fn float(&self, name: &str) -> f64 {
+        match self.value(name) {
+            Some(Value::Float(v)) => *v,
+            _ => 0.0,
         }
     }
 
@@ -239,8 +372,36 @@ impl Options {
     }
     pub fn eval(&self) -> EvalKind {
         match self.value("eval") {
-            Some(Value::Choice(1)) => EvalKind::Learned,
-            _ => EvalKind::Handcrafted,
+            // Checked when set; a weight file deleted since falls back to the default.
+            Some(Value::Text(t)) => EvalKind::from_name(t).unwrap_or_default(),
+            _ => EvalKind::default(),
+        }
+    }
+
+    /// The tunable search constants.
+    pub fn search_params(&self) -> Params {
+        Params {
+            aspiration_window: (self.float("aspiration") * crate::eval::UNITS_PER_DISC as f64)
+                .round()
+                .max(1.0) as i32,
+            aspiration_min_depth: self.int("aspiration_depth") as u32,
+            endgame_presearch_depth: self.int("presearch_depth") as u32,
+            iteration_growth: self.float("iteration_growth"),
+            order_eval_depth: self.int("order_eval_depth") as i32,
+            order_mobility_weight: self.int("order_mobility") as i32,
+            probcut_t: self.float("probcut"),
+            probcut_min_depth: self.int("probcut_depth") as u32,
+        }
+    }
+
+    /// The time-management factors.
+    pub fn time_params(&self) -> TimeParams {
+        TimeParams {
+            reserve_moves: self.float("time_reserve"),
+            hard_factor: self.float("time_hard_factor"),
+            max_share: self.float("time_max_share"),
+            byo_soft_share: self.float("time_byo_share"),
+            byo_borrow_share: self.float("time_byo_borrow"),
         }
     }
     pub fn scoring(&self) -> Scoring {
@@ -257,12 +418,10 @@ impl Options {
             hash_mb: self.int("hash").max(1) as usize,
             scoring: self.scoring(),
             endgame_empties: self.int("endgame") as u32,
-            randomness: match self.value("randomness") {
-                Some(Value::Float(v)) => v,
-                _ => 0.0,
-            },
+            randomness: self.float("randomness"),
             seed: self.int("seed"),
             eval: self.eval(),
+            params: self.search_params(),
         }
     }
 }
@@ -278,7 +437,7 @@ impl fmt::Display for Options {
                 f,
                 "{} {} default {} range {} {}",
                 o.name,
-                o.show(*v),
+                o.show(v),
                 o.default,
                 o.range(),
                 o.description
@@ -302,6 +461,56 @@ mod tests {
         assert_eq!(o.margin_ms(), 50);
         let s = o.settings();
         assert_eq!((s.threads, s.hash_mb, s.endgame_empties), (1, 16, 18));
+        // The table's defaults are the search's own constants.
+        assert_eq!(s.params, Params::default());
+        assert_eq!(o.time_params(), TimeParams::default());
+    }
+
+    #[test]
+    fn level_sets_depth_endgame_and_movetime() {
+        let mut o = Options::default();
+        o.set("level", "10").unwrap();
+        assert_eq!(o.get("level").unwrap(), "10");
+        assert_eq!(o.depth(), 10);
+        assert_eq!(o.settings().endgame_empties, 20);
+        assert_eq!(o.movetime_ms(), 0);
+        o.set("level", "45").unwrap();
+        assert_eq!((o.depth(), o.settings().endgame_empties), (45, 60));
+        // Level 0 leaves the other options alone; a bad level changes nothing.
+        o.set("depth", "7").unwrap();
+        o.set("level", "0").unwrap();
+        assert_eq!(o.depth(), 7);
+        let before = o.clone();
+        assert!(o.set("level", "61").is_err());
+        assert_eq!(o, before);
+    }
+
+    #[test]
+    fn eval_takes_names_or_a_weight_file() {
+        let mut o = Options::default();
+        o.set("eval", "learned").unwrap();
+        assert_eq!(o.eval(), EvalKind::Learned);
+        let before = o.clone();
+        let err = o.set("eval", "/nonexistent/weights.bin").unwrap_err();
+        assert!(err.starts_with("invalid value: eval"), "{err}");
+        assert_eq!(o, before);
+        let path = std::env::temp_dir().join(format!("mollett-opt-{}.bin", std::process::id()));
+        std::fs::write(&path, crate::eval::pattern::EMBEDDED_WEIGHTS).unwrap();
+        o.set("eval", path.to_str().unwrap()).unwrap();
+        assert_eq!(o.eval(), EvalKind::File(path.clone()));
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn search_constants_reach_the_settings() {
+        let mut o = Options::default();
+        o.set("aspiration", "0.5").unwrap();
+        o.set("probcut", "1.5").unwrap();
+        o.set("time_hard_factor", "2.5").unwrap();
+        assert_eq!(o.settings().params.aspiration_window, 50);
+        assert_eq!(o.settings().params.probcut_t, 1.5);
+        assert_eq!(o.time_params().hard_factor, 2.5);
+        assert!(o.set("time_max_share", "1.5").is_err());
     }
 
     #[test]

@@ -380,7 +380,12 @@ impl Session {
         let mut limits = self.option_limits();
         if let Some(clock) = &self.clocks[pos.side.index()] {
             let margin = Duration::from_millis(self.options.margin_ms());
-            if let Some(t) = timeman::allocate(clock, pos.empty_count(), margin) {
+            if let Some(t) = timeman::allocate(
+                clock,
+                pos.empty_count(),
+                margin,
+                &self.options.time_params(),
+            ) {
                 limits.soft_time = Some(t.soft);
                 limits.hard_time = Some(t.hard);
             }

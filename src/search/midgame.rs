@@ -4,7 +4,7 @@ use super::ordering::MoveList;
 use super::params::INFINITY;
 use super::worker::Worker;
 use crate::board::Position;
-use crate::eval::UNITS_PER_DISC;
+use crate::eval::{EVAL_LIMIT, UNITS_PER_DISC};
 use crate::tt::{Bound, Entry};
 
 impl Worker<'_> {
@@ -51,10 +51,19 @@ impl Worker<'_> {
             }
         }
 
+        if self.params.probcut_t > 0.0 && depth >= self.params.probcut_min_depth as i32 {
+            if let Some(v) = self.probcut(pos, depth, alpha, beta, empties) {
+                return v;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let list = MoveList::midgame(pos, moves, tt_move, depth, self.eval);
+        let list = MoveList::midgame(pos, moves, tt_move, depth, self.eval, &self.params);
         for (i, c) in list.as_slice().iter().enumerate() {
             let mut v;
             if i == 0 {
@@ -98,6 +107,54 @@ impl Worker<'_> {
         );
         best
     }
+}
+
+impl Worker<'_> {
+    /// Multi-ProbCut (Buro): a shallow null-window search predicts whether
+    /// the deep one would fail high (or low), with `probcut_t` standard
+    /// deviations of the evaluation's shallow-to-deep error as the margin.
+    /// Returns the bound to cut with, or `None` to search normally.
+    fn probcut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> Option<i32> {
+        let shallow = probcut_shallow_depth(depth);
+        let sigma = self
+            .eval
+            .probcut_sigma(depth as u32, shallow as u32, empties);
+        let margin = (self.params.probcut_t * sigma * UNITS_PER_DISC as f64).round() as i32;
+        let hi = beta + margin;
+        if hi < EVAL_LIMIT {
+            let v = self.pvs(pos, shallow, hi - 1, hi);
+            if self.stopped {
+                return None;
+            }
+            if v >= hi {
+                return Some(beta);
+            }
+        }
+        let lo = alpha - margin;
+        if lo > -EVAL_LIMIT {
+            let v = self.pvs(pos, shallow, lo, lo + 1);
+            if self.stopped {
+                return None;
+            }
+            if v <= lo {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+}
+
+/// ProbCut's shallow search depth for a `depth`-ply node: about half, with
+/// the same parity (Othello evaluations swing between odd and even depths).
+pub fn probcut_shallow_depth(depth: i32) -> i32 {
+    2 * (depth / 4) + (depth & 1)
 }
 
 /// The disc window that answers an evaluation-unit window (`alpha`, `beta`):

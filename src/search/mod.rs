@@ -20,6 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use worker::{SplitPool, Worker};
 
+pub use midgame::probcut_shallow_depth;
+
 /// How the final disc count is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Scoring {
@@ -64,6 +66,8 @@ pub struct Settings {
     pub seed: u64,
     /// The static evaluation.
     pub eval: crate::eval::EvalKind,
+    /// The tunable search constants.
+    pub params: params::Params,
 }
 
 impl Default for Settings {
@@ -76,6 +80,7 @@ impl Default for Settings {
             randomness: 0.0,
             seed: 0,
             eval: crate::eval::EvalKind::Handcrafted,
+            params: params::Params::default(),
         }
     }
 }
@@ -143,6 +148,11 @@ impl Engine {
         self.settings = settings;
     }
 
+    /// The static evaluation of `pos`, in evaluation units.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluator.evaluate(pos)
+    }
+
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -184,8 +194,8 @@ impl Engine {
         let margin = (self.settings.randomness > 0.0)
             .then(|| (self.settings.randomness * UNITS_PER_DISC as f64).round() as i32);
         let max_depth = match (endgame, limits.depth) {
-            (true, Some(d)) => d.min(params::ENDGAME_PRESEARCH_DEPTH),
-            (true, None) => params::ENDGAME_PRESEARCH_DEPTH,
+            (true, Some(d)) => d.min(self.settings.params.endgame_presearch_depth),
+            (true, None) => self.settings.params.endgame_presearch_depth,
             (false, Some(d)) => d,
             (false, None) => u32::MAX,
         };
@@ -215,6 +225,7 @@ impl Engine {
             (threads, None)
         };
         let (tt, eval) = (&self.tt, self.evaluator.as_ref());
+        let search_params = self.settings.params;
         let (report, nodes, moves) = std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads)
                 .map(|h| {
@@ -236,6 +247,7 @@ impl Engine {
                                 deadline,
                                 None,
                             );
+                            w.params = search_params;
                             w.think(&mut moves, &plan, empties);
                             w.nodes
                         })
@@ -257,6 +269,7 @@ impl Engine {
                         limits.nodes,
                     );
                     w.pool = pool;
+                    w.params = search_params;
                     let report = w.think(&mut moves, plan, empties);
                     done.store(true, Relaxed);
                     (report, w.nodes, moves)

@@ -77,13 +77,14 @@ impl MoveList {
         tt_move: Option<u8>,
         depth: i32,
         eval: &dyn Evaluator,
+        params: &Params,
     ) -> MoveList {
         let mut list = MoveList::generate(pos, moves);
         for c in list.items[..list.len].iter_mut() {
-            c.score = if depth >= ORDER_BY_EVAL_DEPTH {
+            c.score = if depth >= params.order_eval_depth {
                 -eval.evaluate(&c.child) + SQUARE_PRIOR[c.sq as usize]
             } else {
-                mobility_score(&c.child) + SQUARE_PRIOR[c.sq as usize]
+                mobility_score(&c.child, params.order_mobility_weight) + SQUARE_PRIOR[c.sq as usize]
             };
             if Some(c.sq) == tt_move {
                 c.score += ORDER_TT_BONUS;
@@ -98,7 +99,8 @@ impl MoveList {
         let mut list = MoveList::generate(pos, moves);
         let odd = odd_quadrants(pos.empties());
         for c in list.items[..list.len].iter_mut() {
-            c.score = mobility_score(&c.child) + SQUARE_PRIOR[c.sq as usize] / 4;
+            c.score =
+                mobility_score(&c.child, ORDER_MOBILITY_WEIGHT) + SQUARE_PRIOR[c.sq as usize] / 4;
             if odd >> c.sq & 1 != 0 {
                 c.score += ORDER_PARITY_BONUS;
             }
@@ -131,7 +133,7 @@ impl MoveList {
 
 /// Fewer replies for the opponent (who moves in `child`) is better; corner replies count double.
 #[inline]
-fn mobility_score(child: &Position) -> i32 {
+fn mobility_score(child: &Position, weight: i32) -> i32 {
     let m = child.moves();
-    -ORDER_MOBILITY_WEIGHT * (m.count_ones() + (m & CORNERS).count_ones()) as i32
+    -weight * (m.count_ones() + (m & CORNERS).count_ones()) as i32
 }

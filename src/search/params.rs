@@ -65,3 +65,50 @@ pub const THREAD_STACK: usize = 16 << 20;
 /// solver (about 2 KB a ply). Small, so spawning one is cheap (a large stack
 /// can be backed by huge pages that the kernel must zero).
 pub const SPLIT_STACK: usize = 1 << 20;
+
+/// Default ProbCut confidence (standard deviations; 0 turns ProbCut off).
+pub const PROBCUT_T: f64 = 0.0;
+/// Nodes at least this deep try ProbCut.
+pub const PROBCUT_MIN_DEPTH: u32 = 3;
+
+/// The search constants that change how Mollett plays, as the option table
+/// sets them (`set_option`; see `protocol.md`). Their defaults are the
+/// constants above. Constants of the exact solver's fast path stay compiled
+/// in: they change how fast a solve runs, never its result, and each was
+/// chosen by node counts on FFO positions (`BENCHMARKS.md`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Params {
+    /// [`ASPIRATION_WINDOW`], in evaluation units.
+    pub aspiration_window: i32,
+    /// [`ASPIRATION_MIN_DEPTH`].
+    pub aspiration_min_depth: u32,
+    /// [`ENDGAME_PRESEARCH_DEPTH`].
+    pub endgame_presearch_depth: u32,
+    /// [`ITERATION_GROWTH`].
+    pub iteration_growth: f64,
+    /// [`ORDER_BY_EVAL_DEPTH`].
+    pub order_eval_depth: i32,
+    /// [`ORDER_MOBILITY_WEIGHT`] in the midgame.
+    pub order_mobility_weight: i32,
+    /// ProbCut's confidence `t`: a node is cut when a shallow search says, with
+    /// `t` standard deviations of the shallow-to-deep error to spare, that the
+    /// deep one would fail high (or low). 0 turns ProbCut off.
+    pub probcut_t: f64,
+    /// [`PROBCUT_MIN_DEPTH`].
+    pub probcut_min_depth: u32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            aspiration_window: ASPIRATION_WINDOW,
+            aspiration_min_depth: ASPIRATION_MIN_DEPTH,
+            endgame_presearch_depth: ENDGAME_PRESEARCH_DEPTH,
+            iteration_growth: ITERATION_GROWTH,
+            order_eval_depth: ORDER_BY_EVAL_DEPTH,
+            order_mobility_weight: ORDER_MOBILITY_WEIGHT,
+            probcut_t: PROBCUT_T,
+            probcut_min_depth: PROBCUT_MIN_DEPTH,
+        }
+    }
+}

@@ -179,9 +179,9 @@ impl Worker<'_> {
             }
             let t0 = Instant::now();
             let mode = Mode::Midgame(depth);
-            let mut delta = ASPIRATION_WINDOW;
+            let mut delta = self.params.aspiration_window.max(1);
             let (mut alpha, mut beta) =
-                if !plan.multi() && depth >= ASPIRATION_MIN_DEPTH && report.depth > 0 {
+                if !plan.multi() && depth >= self.params.aspiration_min_depth && report.depth > 0 {
                     (report.score - delta, report.score + delta)
                 } else {
                     (-INFINITY, INFINITY)
@@ -296,7 +296,7 @@ impl Worker<'_> {
             return false;
         }
         if let Some(h) = plan.hard {
-            if elapsed + last_iteration.mul_f64(ITERATION_GROWTH) > h {
+            if elapsed + last_iteration.mul_f64(self.params.iteration_growth) > h {
                 return false;
             }
         }

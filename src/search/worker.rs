@@ -1,6 +1,6 @@
 //! One search thread's state: node count, stop conditions, and the shared tables it reads.
 
-use super::params::POLL_INTERVAL;
+use super::params::{Params, POLL_INTERVAL};
 use crate::board::Position;
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::tt::TranspositionTable;
@@ -33,6 +33,8 @@ pub struct Worker<'a> {
     /// The split points this worker is searching below, outermost first:
     /// a cutoff at any of them stops it.
     pub splits: Vec<Arc<SplitPoint>>,
+    /// The tunable search constants (from the option table).
+    pub params: Params,
 }
 
 /// Threads available to the exact solver's split points (YBWC).
@@ -123,6 +125,7 @@ impl<'a> Worker<'a> {
             fast_cpu: crate::cpu::has_fast_bits(),
             pool: None,
             splits: Vec::new(),
+            params: Params::default(),
         }
     }
 

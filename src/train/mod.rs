@@ -13,6 +13,7 @@
 //! `dN` for an N-ply search.
 
 pub mod fit;
+pub mod probcut;
 pub mod selfplay;
 
 use crate::board::Position;

@@ -160,6 +160,18 @@ impl Live {
     }
 }
 
+/// Like [`ask`], but the input stays open until every command is answered:
+/// end of input stops a running search, so a script whose search results
+/// matter must not end before they do.
+pub fn ask_unhurried(input: &str) -> Vec<String> {
+    let live = Live::new(Variant::Modern);
+    live.send(input);
+    let n = input.lines().filter(|l| !l.trim().is_empty()).count();
+    let a = live.wait(n, Duration::from_secs(120));
+    live.close(Duration::from_secs(10));
+    a
+}
+
 /// The legal moves the engine reports for the current position of a script.
 pub fn legal_after(setup: &str) -> Vec<String> {
     let a = ask(&format!("{setup}legal\n"));
