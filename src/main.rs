@@ -196,7 +196,7 @@ enum Command {
 /// Options shared by `match` and `tournament`.
 #[derive(Args)]
 struct RunArgs {
-    /// An engine: `key=value` words (name, cmd, dir, proto, tc, st, init); repeat per engine.
+    /// An engine: `key=value` words (name, cmd, dir, proto, tc, st, init, time); repeat per engine.
     #[arg(long = "engine", required = true)]
     engines: Vec<String>,
     /// Time control BASE+INC in seconds (e.g. 60+0.5), or none.

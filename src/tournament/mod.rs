@@ -11,7 +11,7 @@ pub mod referee;
 pub mod report;
 pub mod runner;
 
-pub use engine::{EngineError, EngineProcess, EngineSpec, Proto};
+pub use engine::{EngineError, EngineProcess, EngineSpec, Proto, TimeFormat};
 pub use openings::Opening;
 pub use record::GameRecord;
 pub use referee::{Limits, Reason, TimeControl};

@@ -11,6 +11,7 @@ on request at its Nth `genmove` since start-up:
   --nopass       refuse `play <colour> pass` like GRhino (passes implied)
   --upper        answer moves in upper case, passes as PASS
   --nboard       speak the NBoard protocol instead (first legal move, `=== PA` to pass)
+  --log FILE     append every command received to FILE
 No `newgame` (so no classic rules) and no `setboard`.
 """
 import sys
@@ -69,6 +70,7 @@ def colour(word):
 
 board = start()
 genmoves = 0
+log = open(opt["--log"], "a") if "--log" in opt else None
 
 
 def nboard():
@@ -116,6 +118,9 @@ def answer(ident, text="", ok=True):
 
 
 for line in sys.stdin:
+    if log:
+        log.write(line)
+        log.flush()
     words = line.split()
     if not words:
         continue
