@@ -1,5 +1,6 @@
 //! The `mollett` command: the protocol loop by default, plus measuring
-//! subcommands and the match runner (`match`, `tournament`, `report`, `openings`).
+//! subcommands and the match runner (`match`, `tournament`, `report`,
+//! `openings`, `tune`).
 
 use clap::{Args, Parser, Subcommand};
 use mollett::protocol::Protocol;
@@ -7,7 +8,8 @@ use mollett::tournament::openings::{self, GenConfig};
 use mollett::tournament::record::read_results;
 use mollett::tournament::report::{parse_sprt, Report};
 use mollett::tournament::runner::{self, unique_names, Config, Format};
-use mollett::tournament::{EngineSpec, Limits, TimeControl};
+use mollett::tournament::tune::{self, Param, TuneConfig};
+use mollett::tournament::{EngineSpec, Limits, Opening, TimeControl};
 use mollett::train::{fit, probcut, selfplay};
 use mollett::{perft, Color, Position, Variant};
 use std::path::PathBuf;
@@ -71,6 +73,8 @@ enum Command {
         #[arg(long)]
         gauntlet: bool,
     },
+    /// Tune numeric engine options by SPSA (see docs/tuning.md).
+    Tune(TuneArgs),
     /// Merge result files and print the report of them all.
     Report {
         #[arg(required = true)]
@@ -214,12 +218,9 @@ enum Command {
     },
 }
 
-/// Options shared by `match` and `tournament`.
+/// How games are played: shared by `match`, `tournament` and `tune`.
 #[derive(Args)]
-struct RunArgs {
-    /// An engine: `key=value` words (name, cmd, dir, proto, tc, st, init); repeat per engine.
-    #[arg(long = "engine", required = true)]
-    engines: Vec<String>,
+struct GameArgs {
     /// Time control BASE+INC in seconds (e.g. 60+0.5), or none.
     #[arg(long, conflicts_with = "st")]
     tc: Option<String>,
@@ -238,6 +239,72 @@ struct RunArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl GameArgs {
+    fn time_control(&self) -> Result<TimeControl, String> {
+        match (&self.tc, self.st) {
+            (Some(tc), _) => tc.parse::<TimeControl>(),
+            (None, Some(st)) if st > 0.0 => Ok(TimeControl::PerMove(st)),
+            (None, Some(_)) => Err("--st must be positive".into()),
+            (None, None) => Ok(TimeControl::None),
+        }
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            margin: self.margin,
+            hang: Duration::from_secs_f64(self.timeout.max(0.01)),
+        }
+    }
+
+    fn openings(&self, variant: Variant) -> Result<Vec<Opening>, String> {
+        match &self.openings {
+            Some(path) => openings::read_file(path, variant),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// `mollett tune`.
+#[derive(Args)]
+struct TuneArgs {
+    /// The engine, as for `match`; both sides run it, each with its own values.
+    #[arg(long)]
+    engine: String,
+    /// NAME=START,MIN,MAX,C_END[,R_END]: an option to tune; repeatable. Values
+    /// are sent rounded when START, MIN and MAX have no decimal point.
+    #[arg(long = "param", required = true)]
+    params: Vec<String>,
+    #[arg(long, default_value_t = 100)]
+    iterations: usize,
+    /// Games per iteration, in colour-swapped pairs.
+    #[arg(long, default_value_t = 2)]
+    games_per_iter: usize,
+    #[command(flatten)]
+    games: GameArgs,
+    /// Draws the perturbations and shuffles the openings.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// File with one line per iteration (iteration, result, values).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in --out.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// Options shared by `match` and `tournament`.
+#[derive(Args)]
+struct RunArgs {
+    /// An engine: `key=value` words (name, cmd, dir, proto, tc, st, init, time); repeat per engine.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    #[command(flatten)]
+    games: GameArgs,
     /// Result file, one line per game (plus FILE.ggf for modern games).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -253,9 +320,6 @@ struct RunArgs {
     /// SPRT: elo0=A elo1=B [alpha=X beta=Y]; stops at a bound (matches only).
     #[arg(long, num_args = 1..)]
     sprt: Vec<String>,
-    /// No progress lines on stderr.
-    #[arg(long)]
-    quiet: bool,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -326,6 +390,7 @@ fn main() {
             };
             exit_on_error(run_games(run, format, cli.variant, 3))
         }
+        Some(Command::Tune(args)) => exit_on_error(tune(args, cli.variant)),
         Some(Command::Report { files, sprt }) => exit_on_error(report(&files, &sprt)),
         Some(Command::Openings {
             plies,
@@ -689,12 +754,6 @@ fn run_games(
         return Err(format!("needs at least {min_engines} --engine options"));
     }
     unique_names(&mut engines);
-    let tc = match (&args.tc, args.st) {
-        (Some(tc), _) => tc.parse::<TimeControl>()?,
-        (None, Some(st)) if st > 0.0 => TimeControl::PerMove(st),
-        (None, Some(_)) => return Err("--st must be positive".into()),
-        (None, None) => TimeControl::None,
-    };
     let (i, n) = args
         .shard
         .split_once('/')
@@ -705,10 +764,6 @@ fn run_games(
     } else {
         Some(parse_sprt(&args.sprt)?)
     };
-    let openings = match &args.openings {
-        Some(path) => openings::read_file(path, variant)?,
-        None => Vec::new(),
-    };
     if args.resume && args.out.is_none() {
         return Err("--resume needs --out".into());
     }
@@ -716,22 +771,26 @@ fn run_games(
         engines,
         format,
         variant,
-        tc,
-        limits: Limits {
-            margin: args.margin,
-            hang: Duration::from_secs_f64(args.timeout.max(0.01)),
-        },
-        openings,
-        concurrency: args.concurrency,
+        tc: args.games.time_control()?,
+        limits: args.games.limits(),
+        openings: args.games.openings(variant)?,
+        concurrency: args.games.concurrency,
         out: args.out,
         resume: args.resume,
         shard: (i, n),
         seed: args.seed,
         sprt,
-        progress: !args.quiet,
+        progress: !args.games.quiet,
     };
-    // Ctrl-C: the first stops cleanly (unfinished games dropped, report
-    // printed); a second one exits at once.
+    let abort = ctrl_c_flag();
+    let outcome = runner::run(&cfg, abort)?;
+    print!("{}", outcome.report);
+    Ok(())
+}
+
+/// Ctrl-C: the first sets the flag, for a clean stop (unfinished games
+/// dropped, report printed); a second one exits at once.
+fn ctrl_c_flag() -> Arc<AtomicBool> {
     let abort = Arc::new(AtomicBool::new(false));
     let flag = abort.clone();
     let _ = ctrlc::set_handler(move || {
@@ -740,8 +799,48 @@ fn run_games(
         }
         eprintln!("stopping: Ctrl-C again to quit at once");
     });
-    let outcome = runner::run(&cfg, abort)?;
-    print!("{}", outcome.report);
+    abort
+}
+
+/// `tune`: SPSA iterations, then the final values as `set_option` lines on stdout.
+fn tune(args: TuneArgs, variant: Variant) -> Result<(), String> {
+    let engine = args
+        .engine
+        .parse::<EngineSpec>()
+        .map_err(|e| format!("--engine '{}': {e}", args.engine))?;
+    let params = args
+        .params
+        .iter()
+        .map(|p| p.parse::<Param>())
+        .collect::<Result<Vec<_>, _>>()?;
+    if args.resume && args.out.is_none() {
+        return Err("--resume needs --out".into());
+    }
+    let cfg = TuneConfig {
+        engine,
+        params,
+        iterations: args.iterations,
+        games_per_iter: args.games_per_iter,
+        variant,
+        tc: args.games.time_control()?,
+        limits: args.games.limits(),
+        openings: args.games.openings(variant)?,
+        concurrency: args.games.concurrency,
+        seed: args.seed,
+        out: args.out,
+        resume: args.resume,
+        progress: !args.games.quiet,
+    };
+    let outcome = tune::run(&cfg, ctrl_c_flag())?;
+    if outcome.interrupted {
+        eprintln!(
+            "interrupted: values after {} of {} iterations",
+            outcome.done, cfg.iterations
+        );
+    }
+    for (p, v) in cfg.params.iter().zip(&outcome.theta) {
+        println!("set_option {} {}", p.name, p.text(*v));
+    }
     Ok(())
 }
 

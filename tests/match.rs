@@ -616,3 +616,77 @@ fn nboard_engines_play_gtp_engines() {
     ]);
     assert!(!o.status.success() && stderr(&o).contains("NBoard"));
 }
+
+/// `time=frac` sends clocks in milliseconds, rounded down; the default whole
+/// seconds. Read back from what the fake engines were sent.
+#[test]
+fn fractional_clocks_only_for_engines_that_ask() {
+    let dir = tmpdir("frac");
+    let (frac_log, int_log) = (dir.join("frac.log"), dir.join("int.log"));
+    let frac = format!(
+        "name=frac cmd={} time=frac",
+        fake(&format!("--log {}", path_str(&frac_log)))
+    );
+    let int = format!(
+        "name=int cmd={}",
+        fake(&format!("--log {}", path_str(&int_log)))
+    );
+    let out = dir.join("games.txt");
+    mollett_ok(&[
+        "match",
+        "--engine",
+        &frac,
+        "--engine",
+        &int,
+        "--games",
+        "2",
+        "--tc",
+        "1.5+0.05",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    assert!(results(&out).iter().all(|r| r.reason == Reason::Normal));
+    // Both logs hold the preflight's session too; only clock lines matter.
+    let clock_lines = |log: &Path| -> Vec<Vec<String>> {
+        std::fs::read_to_string(log)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .skip(1)
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|w| w.first().is_some_and(|c| c.starts_with("time_")))
+            .collect()
+    };
+    let frac_lines = clock_lines(&frac_log);
+    let int_lines = clock_lines(&int_log);
+    assert!(
+        frac_lines.iter().any(|w| w[0] == "time_left"),
+        "{frac_lines:?}"
+    );
+    assert!(
+        int_lines.iter().any(|w| w[0] == "time_left"),
+        "{int_lines:?}"
+    );
+    for w in &frac_lines {
+        match w[0].as_str() {
+            "time_settings" => assert_eq!(w[1..], ["1.500", "0", "0"]),
+            _ => {
+                let (secs, ms) = w[2].split_once('.').expect("decimals");
+                assert_eq!(ms.len(), 3, "{w:?}");
+                // The fake answers at once: its clock only grows by the increments.
+                let t: f64 = w[2].parse().unwrap();
+                assert!(t >= 1.4 && secs.parse::<u32>().unwrap() < 4, "{w:?}");
+            }
+        }
+    }
+    for w in &int_lines {
+        match w[0].as_str() {
+            "time_settings" => assert_eq!(w[1..], ["1", "0", "0"]),
+            _ => assert!(w[2].parse::<u32>().is_ok(), "{w:?}"),
+        }
+    }
+}

@@ -117,3 +117,38 @@ fn mollett_against_grhino() {
     assert_eq!(recs.len(), 2, "{report}");
     assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
 }
+
+/// Mollett against itself on a fast clock, told its time in milliseconds
+/// (`time=frac`): it uses the clock and never overruns it.
+#[test]
+fn fractional_clocks_on_a_fast_time_control() {
+    let dir = tmpdir("mollett-frac");
+    let out = dir.join("games.txt");
+    let a = format!("name=a cmd={} time=frac", mollett_bin());
+    let b = format!("name=b cmd={} time=frac", mollett_bin());
+    let report = mollett_ok(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--tc",
+        "1+0.1",
+        "--openings",
+        &openings_file(&dir),
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let recs = results(&out);
+    assert_eq!(recs.len(), 2, "{report}");
+    for r in &recs {
+        assert_eq!(r.reason, Reason::Normal, "{}", r.to_line());
+        // Each side had 1 s plus 0.1 s a move, and spent a good part of it.
+        for used in r.time {
+            assert!(used > 0.5, "{}", r.to_line());
+        }
+    }
+}

@@ -29,6 +29,33 @@ pub enum Proto {
     Nboard,
 }
 
+/// How GTP `time_settings` and `time_left` write seconds. Either way times are
+/// rounded down, so an engine never believes it has more than it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeFormat {
+    /// Whole seconds (GRhino refuses fractions): the default.
+    Int,
+    /// Milliseconds as three decimals, for engines that accept them (Mollett).
+    Frac,
+}
+
+impl TimeFormat {
+    /// `secs` as this format writes it. A `budget` (`time_settings`) is at
+    /// least one unit, as 0 means no limit there; a time left may be 0.
+    pub fn secs(self, secs: f64, budget: bool) -> String {
+        let floor = budget as u64;
+        match self {
+            TimeFormat::Int => (secs.max(0.0).floor() as u64).max(floor).to_string(),
+            TimeFormat::Frac => {
+                // The nudge keeps 0.57 from printing as 0.569 (0.57 * 1000 is
+                // 569.999...); it is a nanosecond, far below any clock's grain.
+                let ms = ((secs.max(0.0) * 1000.0 + 1e-6).floor() as u64).max(floor);
+                format!("{}.{:03}", ms / 1000, ms % 1000)
+            }
+        }
+    }
+}
+
 /// How to start and drive one engine: the `--engine` option's value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
@@ -41,9 +68,11 @@ pub struct EngineSpec {
     pub tc: Option<TimeControl>,
     /// Commands sent once after start-up, e.g. `set_option depth 10`.
     pub init: Vec<String>,
+    /// How clock times are written (GTP).
+    pub time: TimeFormat,
 }
 
-const SPEC_KEYS: [&str; 7] = ["name", "cmd", "dir", "proto", "tc", "st", "init"];
+const SPEC_KEYS: [&str; 8] = ["name", "cmd", "dir", "proto", "tc", "st", "init", "time"];
 
 impl FromStr for EngineSpec {
     type Err = String;
@@ -76,6 +105,7 @@ impl FromStr for EngineSpec {
             proto: Proto::Gtp,
             tc: None,
             init: Vec::new(),
+            time: TimeFormat::Int,
         };
         for (k, v) in pairs {
             match k.as_str() {
@@ -95,6 +125,13 @@ impl FromStr for EngineSpec {
                     spec.tc = Some(TimeControl::PerMove(st));
                 }
                 "init" => spec.init.push(v),
+                "time" => {
+                    spec.time = match v.to_ascii_lowercase().as_str() {
+                        "int" => TimeFormat::Int,
+                        "frac" => TimeFormat::Frac,
+                        _ => return Err(format!("unknown time format '{v}' (int or frac)")),
+                    }
+                }
                 _ => unreachable!("keys are checked above"),
             }
         }
@@ -373,12 +410,14 @@ impl EngineProcess {
             self.gtp_ok(&cmd)?;
         }
         if self.lists("time_settings") {
+            let time = self.spec.time;
+            let secs = |t| time.secs(t, true);
             let cmd = match tc {
                 TimeControl::None => None,
                 TimeControl::Fischer { base, .. } => {
-                    Some(format!("time_settings {} 0 0", gtp_secs(base)))
+                    Some(format!("time_settings {} 0 0", secs(base)))
                 }
-                TimeControl::PerMove(st) => Some(format!("time_settings 0 {} 1", gtp_secs(st))),
+                TimeControl::PerMove(st) => Some(format!("time_settings 0 {} 1", secs(st))),
             };
             if let Some(cmd) = cmd {
                 // An engine may not care about clocks; the runner keeps them anyway.
@@ -429,7 +468,7 @@ impl EngineProcess {
                         let cmd = format!(
                             "time_left {} {} {stones}",
                             colour.name(variant),
-                            left.max(0.0).floor() as u64
+                            self.spec.time.secs(left, false)
                         );
                         let hang = self.hang;
                         let _ = self.gtp(&cmd, hang)?;
@@ -507,11 +546,6 @@ impl WaitShort for Child {
     }
 }
 
-/// GTP times are whole seconds: round down, but never to 0 (which means no limit).
-fn gtp_secs(t: f64) -> u64 {
-    (t.floor() as u64).max(1)
-}
-
 /// Removes the id after `=`/`?`: `=12 c4` and `= 12 c4` both give ` c4`.
 fn strip_id(rest: &str, id: u32) -> &str {
     let ids = id.to_string();
@@ -558,6 +592,28 @@ mod tests {
         assert_eq!(s.tc, Some(TimeControl::None));
         assert!("name=x".parse::<EngineSpec>().is_err());
         assert!("cmd=x proto=uci".parse::<EngineSpec>().is_err());
+        assert_eq!(s.time, TimeFormat::Int);
+        let s: EngineSpec = "cmd=mollett time=frac".parse().unwrap();
+        assert_eq!(s.time, TimeFormat::Frac);
+        assert!("cmd=x time=ms".parse::<EngineSpec>().is_err());
+    }
+
+    #[test]
+    fn clock_times_round_down() {
+        let int = |t, budget| TimeFormat::Int.secs(t, budget);
+        let frac = |t, budget| TimeFormat::Frac.secs(t, budget);
+        assert_eq!(int(60.0, true), "60");
+        assert_eq!(int(2.9, false), "2");
+        // A budget is never 0 (no limit); a time left may be.
+        assert_eq!(int(0.4, true), "1");
+        assert_eq!(int(0.4, false), "0");
+        assert_eq!(frac(0.4, false), "0.400");
+        assert_eq!(frac(1.0, true), "1.000");
+        assert_eq!(frac(0.57, false), "0.570");
+        assert_eq!(frac(12.34567, false), "12.345");
+        assert_eq!(frac(0.0009, false), "0.000");
+        assert_eq!(frac(0.0004, true), "0.001");
+        assert_eq!(frac(-0.3, false), "0.000");
     }
 
     #[test]

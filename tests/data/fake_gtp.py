@@ -11,6 +11,9 @@ on request at its Nth `genmove` since start-up:
   --nopass       refuse `play <colour> pass` like GRhino (passes implied)
   --upper        answer moves in upper case, passes as PASS
   --nboard       speak the NBoard protocol instead (first legal move, `=== PA` to pass)
+  --log FILE     append every command received to FILE
+  --peak P       strength from `set_option skill V`: resign at own move
+                 21 - 2|V - P| of a game (rounded down; closer to P lasts longer)
 No `newgame` (so no classic rules) and no `setboard`.
 """
 import sys
@@ -69,6 +72,9 @@ def colour(word):
 
 board = start()
 genmoves = 0
+game_genmoves = 0
+options = {}
+log = open(opt["--log"], "a") if "--log" in opt else None
 
 
 def nboard():
@@ -115,7 +121,18 @@ def answer(ident, text="", ok=True):
     sys.stdout.flush()
 
 
+def resigns():
+    """With --peak: the further skill is from the peak, the sooner it resigns."""
+    if "--peak" not in opt or "skill" not in options:
+        return False
+    lasts = int(20 - 2 * abs(float(options["skill"]) - float(opt["--peak"])))
+    return game_genmoves > lasts
+
+
 for line in sys.stdin:
+    if log:
+        log.write(line)
+        log.flush()
     words = line.split()
     if not words:
         continue
@@ -134,13 +151,18 @@ for line in sys.stdin:
     elif cmd == "list_commands":
         answer(ident, "\n".join(["protocol_version", "name", "version", "known_command",
                                  "list_commands", "quit", "boardsize", "clear_board",
-                                 "play", "genmove", "time_settings", "time_left"]))
+                                 "play", "genmove", "time_settings", "time_left",
+                                 "set_option"]))
     elif cmd == "known_command":
         answer(ident, "false")
     elif cmd in ("boardsize", "komi", "time_settings", "time_left"):
         answer(ident)
     elif cmd == "clear_board":
         board = start()
+        game_genmoves = 0
+        answer(ident)
+    elif cmd == "set_option" and len(rest) == 2:
+        options[rest[0]] = rest[1]
         answer(ident)
     elif cmd == "quit":
         answer(ident)
@@ -163,7 +185,11 @@ for line in sys.stdin:
         answer(ident)
     elif cmd == "genmove" and rest:
         genmoves += 1
+        game_genmoves += 1
         me = colour(rest[0])
+        if resigns():
+            answer(ident, "resign")
+            continue
         if at("--crash"):
             sys.exit(3)
         if at("--hang"):
