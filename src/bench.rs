@@ -7,6 +7,7 @@
 
 use crate::board::Position;
 use crate::color::{Color, Variant};
+use crate::eval::EvalKind;
 use crate::search::{Engine, Limits, Settings};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -50,8 +51,15 @@ pub fn playout(variant: Variant, empties: u32, seed: u64) -> Position {
     }
 }
 
-/// Runs the bench and returns (nodes, nodes per second).
+/// Runs the bench with the default (handcrafted) evaluation and returns
+/// (nodes, nodes per second); the node count is the search signature.
 pub fn run() -> (u64, u64) {
+    run_with(EvalKind::default())
+}
+
+/// Runs the bench with the given evaluation (its node count differs from the
+/// default signature, but is as reproducible).
+pub fn run_with(eval: EvalKind) -> (u64, u64) {
     let limits = Limits {
         depth: Some(BENCH_DEPTH),
         multi_pv: 1,
@@ -62,7 +70,10 @@ pub fn run() -> (u64, u64) {
     let mut nodes = 0;
     for (i, &(variant, empties, seed)) in POSITIONS.iter().enumerate() {
         let pos = playout(variant, empties, seed);
-        let mut engine = Engine::new(Settings::default());
+        let mut engine = Engine::new(Settings {
+            eval,
+            ..Settings::default()
+        });
         let r = engine.search(&pos, &limits, &stop);
         eprintln!(
             "bench {:2} {:7} {} {:>4} {:+6.2}{} {:>10} nodes {:6.3}s",

@@ -3,6 +3,7 @@
 //! `openings`, `tune`).
 
 use clap::{Args, Parser, Subcommand};
+use mollett::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::tournament::openings::{self, GenConfig};
 use mollett::tournament::record::read_results;
@@ -39,7 +40,11 @@ enum Command {
     /// Count the leaves of the game tree to DEPTH plies from the start.
     Perft { depth: u32 },
     /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
-    Bench,
+    Bench {
+        /// Static evaluation: handcrafted (the signature) or learned.
+        #[arg(long, default_value = "handcrafted", value_parser = parse_eval)]
+        eval: EvalKind,
+    },
     /// Solve each position of an OBF file exactly (empties to the winner) and
     /// check the scores; exits non-zero on a wrong score or move.
     Solve {
@@ -326,6 +331,14 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     Variant::parse(s).ok_or_else(|| format!("unknown variant '{s}' (modern or classic)"))
 }
 
+fn parse_eval(s: &str) -> Result<EvalKind, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "handcrafted" => Ok(EvalKind::Handcrafted),
+        "learned" => Ok(EvalKind::Learned),
+        _ => Err(format!("unknown evaluation '{s}' (handcrafted or learned)")),
+    }
+}
+
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
     match s.to_ascii_lowercase().as_str() {
         "gtp" => Ok(Protocol::Gtp),
@@ -358,8 +371,8 @@ fn main() {
                 );
             }
         }
-        Some(Command::Bench) => {
-            let (nodes, nps) = mollett::bench::run();
+        Some(Command::Bench { eval }) => {
+            let (nodes, nps) = mollett::bench::run_with(eval);
             println!("{nodes} nodes {nps} nps");
         }
         Some(Command::Solve {

@@ -19,8 +19,8 @@
 use super::features::neighbours;
 use super::{Evaluator, EVAL_LIMIT, UNITS_PER_DISC};
 use crate::bitboard::symmetry;
-use crate::board::Position;
-use crate::color::Variant;
+use crate::board::{Position, CENTRE};
+use crate::color::{Color, Variant};
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -175,7 +175,21 @@ pub struct Pattern {
 pub struct Instance {
     pub pattern: usize,
     pub len: usize,
+    /// Squares in digit order: the first is the most significant base-3 digit.
     pub squares: [u8; MAX_LEN],
+    /// The same squares as a bitboard.
+    pub mask: u64,
+}
+
+/// What the fast path needs of one instance, packed for the evaluation loop.
+#[derive(Clone, Copy)]
+struct Lookup {
+    /// The instance's squares.
+    mask: u64,
+    /// Start of its `2^len` entries in [`PatternSet::digit_values`].
+    digits: u32,
+    /// Start of its pattern in a stage's expanded table.
+    table: u32,
 }
 
 /// All patterns and instances, built once.
@@ -192,6 +206,14 @@ pub struct PatternSet {
     pub slots_per_stage: usize,
     /// Checksum of the definitions, stored in weight files.
     pub checksum: u64,
+    /// Per instance, `2^len` entries: for each subset of its squares, as
+    /// `pext(bits, mask)` gathers them (lowest square first), the sum of the
+    /// squares' digit weights `3^(len - 1 - k)` (k: place in digit order).
+    /// An instance's index is `v[pext(player)] + 2 * v[pext(opponent)]`.
+    /// 18 880 entries (37 KB).
+    digit_values: Vec<u16>,
+    /// One entry per instance, in instance order.
+    lookups: Vec<Lookup>,
 }
 
 fn square_symmetry(sq: u8, s: usize) -> u8 {
@@ -240,6 +262,7 @@ fn build() -> PatternSet {
                     pattern: p,
                     len,
                     squares,
+                    mask: img.iter().fold(0, |m, &q| m | 1u64 << q),
                 });
             }
         }
@@ -295,6 +318,31 @@ fn build() -> PatternSet {
         full += p.size;
         slots += p.slots;
     }
+    let mut digit_values = Vec::new();
+    let mut lookups = Vec::new();
+    for inst in &instances {
+        // Digit weight of each square in the order pext gathers them (bit order).
+        let mut by_bit: Vec<(u8, u16)> = inst.squares[..inst.len]
+            .iter()
+            .enumerate()
+            .map(|(k, &q)| (q, 3u16.pow((inst.len - 1 - k) as u32)))
+            .collect();
+        by_bit.sort_unstable();
+        lookups.push(Lookup {
+            mask: inst.mask,
+            digits: digit_values.len() as u32,
+            table: full_offset[inst.pattern] as u32,
+        });
+        for v in 0..1usize << inst.len {
+            let value = by_bit
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| v >> j & 1 == 1)
+                .map(|(_, &(_, w))| w)
+                .sum();
+            digit_values.push(value);
+        }
+    }
     PatternSet {
         patterns,
         instances,
@@ -303,6 +351,8 @@ fn build() -> PatternSet {
         slot_offset,
         slots_per_stage: slots,
         checksum: hash.finish(),
+        digit_values,
+        lookups,
     }
 }
 
@@ -350,6 +400,17 @@ fn ternary_board(pos: &Position) -> [u8; 64] {
 /// Configuration index of each instance (into its pattern's `3^len` table).
 #[inline]
 pub fn instance_indices(pos: &Position, out: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_fast_bits() {
+        // SAFETY: the CPU supports the features `fast::instance_indices` is compiled for.
+        unsafe { fast::instance_indices(pos, out) };
+        return;
+    }
+    instance_indices_portable(pos, out);
+}
+
+/// [`instance_indices`] square by square, for CPUs without BMI2.
+fn instance_indices_portable(pos: &Position, out: &mut [u32]) {
     let t = ternary_board(pos);
     for (inst, o) in pattern_set().instances.iter().zip(out.iter_mut()) {
         let mut idx = 0u32;
@@ -363,8 +424,55 @@ pub fn instance_indices(pos: &Position, out: &mut [u32]) {
 /// The global features of a position (integers; their weights are per stage).
 #[inline]
 pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
-    // Through `moves()`, so a classic side with an empty supply has no moves.
-    let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
+    // SAFETY: with `FAST` false no CPU feature is needed.
+    unsafe { global_features_with::<false>(pos) }
+}
+
+/// Legal moves of `player` (the side `side`) as `Position::moves` gives
+/// them: none for a classic side with an empty supply, the empty centre
+/// squares during the classic opening. With `FAST`, from the AVX2 kernel.
+///
+/// # Safety
+/// With `FAST` the CPU must support AVX2 (callers check `crate::cpu::has_fast_bits`).
+#[inline(always)]
+unsafe fn side_moves<const FAST: bool>(
+    pos: &Position,
+    side: Color,
+    player: u64,
+    opponent: u64,
+) -> u64 {
+    if pos.variant == Variant::Classic {
+        if pos.supply[side.index()] == 0 {
+            return 0;
+        }
+        if pos.in_classic_opening() {
+            return CENTRE & pos.empties();
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: the caller guarantees AVX2 when `FAST`.
+        return unsafe { crate::bitboard::avx2::moves(player, opponent) };
+    }
+    crate::bitboard::moves(player, opponent)
+}
+
+/// [`global_features`]; with `FAST`, legal moves come from the AVX2 kernel.
+///
+/// # Safety
+/// With `FAST` the CPU must support AVX2 (callers check `crate::cpu::has_fast_bits`).
+#[inline(always)]
+unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [i32; GLOBALS] {
+    // As through `Position::moves` (a classic side with an empty supply has no moves).
+    let (p, o) = (pos.player, pos.opponent);
+    // SAFETY: passed on from the caller.
+    let (mine, theirs) = unsafe {
+        (
+            side_moves::<FAST>(pos, pos.side, p, o),
+            side_moves::<FAST>(pos, pos.side.other(), o, p),
+        )
+    };
+    let mobility = mine.count_ones() as i32 - theirs.count_ones() as i32;
     let e = pos.empty_count() as i32;
     let parity = if e & 1 == 1 { 1 } else { -1 };
     let empty = pos.empties();
@@ -382,6 +490,73 @@ pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
         g[6] = mine - theirs;
     }
     g
+}
+
+/// The evaluation and instance indices with BMI2 `pext` (one gather per
+/// instance and colour, then two lookups in [`PatternSet::digit_values`]),
+/// POPCNT and the AVX2 move generator. Only called after the run-time check
+/// in `crate::cpu`.
+#[cfg(target_arch = "x86_64")]
+mod fast {
+    use super::*;
+    use std::arch::x86_64::_pext_u64;
+
+    /// The instance's configuration index, in digit order (below `3^len`).
+    ///
+    /// # Safety
+    /// The CPU must support BMI2.
+    #[inline]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn index(digits: &[u16], l: &Lookup, player: u64, opponent: u64) -> usize {
+        let (p, o) = (_pext_u64(player, l.mask), _pext_u64(opponent, l.mask));
+        // A gather from a mask of `len` squares is below `2^len`, and `build`
+        // gives every instance `2^len` entries from `l.digits`.
+        debug_assert!(l.digits as usize + (p.max(o) as usize) < digits.len());
+        // SAFETY: in bounds, as above.
+        unsafe {
+            *digits.get_unchecked(l.digits as usize + p as usize) as usize
+                + 2 * *digits.get_unchecked(l.digits as usize + o as usize) as usize
+        }
+    }
+
+    /// Same as `super::instance_indices_portable`.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2 (callers check `crate::cpu::has_fast_bits`).
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub unsafe fn instance_indices(pos: &Position, out: &mut [u32]) {
+        let set = pattern_set();
+        for (l, o) in set.lookups.iter().zip(out.iter_mut()) {
+            *o = index(&set.digit_values, l, pos.player, pos.opponent) as u32;
+        }
+    }
+
+    /// Same as `PatternEval::raw_portable`.
+    ///
+    /// # Safety
+    /// The CPU must support popcnt, lzcnt, BMI1, BMI2 and AVX2 (callers check
+    /// `crate::cpu::has_fast_bits`).
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    pub unsafe fn raw(eval: &PatternEval, pos: &Position) -> i32 {
+        let set = pattern_set();
+        let discs = (pos.player | pos.opponent).count_ones();
+        let s = stage_of(discs, eval.stages);
+        let table = &eval.tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
+        let mut sum = 0i32;
+        for l in &set.lookups {
+            let idx = l.table as usize + index(&set.digit_values, l, pos.player, pos.opponent);
+            // `l.table` starts the pattern's `3^len` entries in a stage's table.
+            debug_assert!(idx < table.len());
+            // SAFETY: `index` is below `3^len`, so in bounds, as above.
+            sum += unsafe { *table.get_unchecked(idx) } as i32;
+        }
+        let g = global_features_with::<true>(pos);
+        let gw = &eval.globals[s * GLOBALS..(s + 1) * GLOBALS];
+        for k in 0..GLOBALS {
+            sum += g[k] * gw[k] as i32;
+        }
+        sum
+    }
 }
 
 /// Why a weight file was refused.
@@ -538,6 +713,8 @@ pub struct PatternEval {
     tables: Vec<i16>,
     /// `stages * GLOBALS` global weights.
     globals: Vec<i16>,
+    /// The CPU runs the `fast` module (checked once, at construction).
+    fast_cpu: bool,
 }
 
 impl fmt::Debug for PatternEval {
@@ -569,6 +746,7 @@ impl PatternEval {
             stages: w.stages,
             tables,
             globals,
+            fast_cpu: crate::cpu::has_fast_bits(),
         }
     }
 
@@ -589,6 +767,17 @@ impl PatternEval {
     /// The raw sum in weight units ([`WEIGHT_SCALE`] per disc).
     #[inline]
     pub fn raw(&self, pos: &Position) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast_cpu {
+            // SAFETY: `fast_cpu` is true only when the CPU has the features `fast::raw` needs.
+            return unsafe { fast::raw(self, pos) };
+        }
+        self.raw_portable(pos)
+    }
+
+    /// [`PatternEval::raw`] square by square, for CPUs without BMI2 (and the
+    /// reference the fast path is tested against).
+    fn raw_portable(&self, pos: &Position) -> i32 {
         let set = pattern_set();
         let discs = (pos.player | pos.opponent).count_ones();
         let s = stage_of(discs, self.stages);
@@ -646,6 +835,7 @@ mod tests {
         // The edge pattern's mirror halves its table (plus palindromes).
         let edge = &set.patterns[0];
         assert_eq!(edge.slots, (59049 + 243) / 2);
+        assert_eq!(set.digit_values.len(), 18880);
     }
 
     fn random_weights(stages: usize, seed: u64) -> Weights {
@@ -681,6 +871,144 @@ mod tests {
                 }
                 let v = eval.evaluate(&pos);
                 assert!(v.abs() <= EVAL_LIMIT);
+            }
+        }
+    }
+
+    /// Positions for the fast/portable comparison: playouts of both variants
+    /// at every stage (the classic opening included), then the same discs
+    /// with odd classic supplies (empty ones too), then arbitrary disjoint
+    /// bitboards (not reachable in play, but `raw` takes any board).
+    fn comparison_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for seed in 0..1500u64 {
+            for variant in [Variant::Modern, Variant::Classic] {
+                let max = if variant == Variant::Modern { 58 } else { 62 };
+                let pos = crate::bench::playout(variant, 2 + (seed % max) as u32, seed);
+                out.push(pos);
+                if variant == Variant::Classic {
+                    let supply = [(seed % 5) as u8, (seed / 5 % 4) as u8];
+                    out.push(Position { supply, ..pos });
+                }
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for k in 0..2000u64 {
+            let (a, b) = (next(), next());
+            let player = a & b;
+            let opponent = !player & next() & (a | b);
+            let variant = if k % 2 == 0 {
+                Variant::Modern
+            } else {
+                Variant::Classic
+            };
+            let side = if k % 4 < 2 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let supply = [(next() % 33) as u8, (next() % 33) as u8];
+            out.push(Position {
+                player,
+                opponent,
+                side,
+                variant,
+                supply,
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn fast_evaluation_matches_the_portable_one_exactly() {
+        let evals = [
+            PatternEval::embedded().expect("embedded weights load"),
+            PatternEval::new(&random_weights(DEFAULT_STAGES, 11)),
+            PatternEval::new(&random_weights(4, 5)),
+        ];
+        let positions = comparison_positions();
+        assert_eq!(positions.len(), 6500);
+        let fast_cpu = crate::cpu::has_fast_bits();
+        if !fast_cpu {
+            eprintln!("CPU without BMI2/AVX2: only the portable path is tested");
+        }
+        for eval in &evals {
+            assert_eq!(eval.fast_cpu, fast_cpu);
+            let portable = PatternEval {
+                fast_cpu: false,
+                ..eval.clone()
+            };
+            for pos in &positions {
+                let expect = eval.raw_portable(pos);
+                // Through the public entry points, on the path this CPU takes and forced portable.
+                assert_eq!(eval.raw(pos), expect, "{}", pos.to_obf());
+                assert_eq!(portable.raw(pos), expect, "{}", pos.to_obf());
+                assert_eq!(eval.evaluate(pos), portable.evaluate(pos));
+                #[cfg(target_arch = "x86_64")]
+                if fast_cpu {
+                    // SAFETY: the CPU has the features (checked above).
+                    assert_eq!(unsafe { fast::raw(eval, pos) }, expect, "{}", pos.to_obf());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_indices_and_globals_match_the_portable_ones() {
+        let positions = comparison_positions();
+        for pos in &positions {
+            let mut expect = [0u32; INSTANCES];
+            instance_indices_portable(pos, &mut expect);
+            let mut got = [u32::MAX; INSTANCES];
+            instance_indices(pos, &mut got);
+            assert_eq!(got, expect, "{}", pos.to_obf());
+            let globals = global_features(pos);
+            // The reference: mobility through `Position::moves`.
+            let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
+            assert_eq!(globals[0], mobility, "{}", pos.to_obf());
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::has_fast_bits() {
+                let mut fast = [u32::MAX; INSTANCES];
+                // SAFETY: the CPU has the features (checked above).
+                unsafe { fast::instance_indices(pos, &mut fast) };
+                assert_eq!(fast, expect, "{}", pos.to_obf());
+                // SAFETY: as above.
+                assert_eq!(unsafe { global_features_with::<true>(pos) }, globals);
+            }
+        }
+        // Every pext gather value maps to its digit-order index: all 2^len
+        // player subsets of every instance, against the ternary board.
+        let set = pattern_set();
+        for (k, inst) in set.instances.iter().enumerate() {
+            let l = &set.lookups[k];
+            assert_eq!(l.mask.count_ones() as usize, inst.len);
+            for v in 0..1u64 << inst.len {
+                let mut bits = 0u64;
+                let mut rest = l.mask;
+                for j in 0..inst.len {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    if v >> j & 1 == 1 {
+                        bits |= 1 << sq;
+                    }
+                }
+                let pos = Position {
+                    player: bits,
+                    opponent: l.mask & !bits,
+                    ..Position::start(Variant::Modern, Color::Black)
+                };
+                let mut expect = [0u32; INSTANCES];
+                instance_indices_portable(&pos, &mut expect);
+                let got = set.digit_values[l.digits as usize + v as usize] as u32
+                    + 2 * set.digit_values[l.digits as usize + (v ^ ((1 << inst.len) - 1)) as usize]
+                        as u32;
+                assert_eq!(got, expect[k], "instance {k} subset {v:b}");
             }
         }
     }
