@@ -54,12 +54,12 @@ pub fn playout(variant: Variant, empties: u32, seed: u64) -> Position {
 /// Runs the bench with the default (handcrafted) evaluation and returns
 /// (nodes, nodes per second); the node count is the search signature.
 pub fn run() -> (u64, u64) {
-    run_with(EvalKind::default())
+    run_with(&EvalKind::default())
 }
 
 /// Runs the bench with the given evaluation (its node count differs from the
 /// default signature, but is as reproducible).
-pub fn run_with(eval: EvalKind) -> (u64, u64) {
+pub fn run_with(eval: &EvalKind) -> (u64, u64) {
     let limits = Limits {
         depth: Some(BENCH_DEPTH),
         multi_pv: 1,
@@ -71,7 +71,7 @@ pub fn run_with(eval: EvalKind) -> (u64, u64) {
     for (i, &(variant, empties, seed)) in POSITIONS.iter().enumerate() {
         let pos = playout(variant, empties, seed);
         let mut engine = Engine::new(Settings {
-            eval,
+            eval: eval.clone(),
             ..Settings::default()
         });
         let r = engine.search(&pos, &limits, &stop);

@@ -41,7 +41,7 @@ enum Command {
     Perft { depth: u32 },
     /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
     Bench {
-        /// Static evaluation: handcrafted (the signature) or learned.
+        /// Static evaluation: handcrafted (the signature), learned, or a weight file.
         #[arg(long, default_value = "handcrafted", value_parser = parse_eval)]
         eval: EvalKind,
     },
@@ -331,12 +331,9 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     Variant::parse(s).ok_or_else(|| format!("unknown variant '{s}' (modern or classic)"))
 }
 
+/// `handcrafted`, `learned`, or a weight file.
 fn parse_eval(s: &str) -> Result<EvalKind, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "handcrafted" => Ok(EvalKind::Handcrafted),
-        "learned" => Ok(EvalKind::Learned),
-        _ => Err(format!("unknown evaluation '{s}' (handcrafted or learned)")),
-    }
+    EvalKind::from_name(s)
 }
 
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
@@ -372,7 +369,7 @@ fn main() {
             }
         }
         Some(Command::Bench { eval }) => {
-            let (nodes, nps) = mollett::bench::run_with(eval);
+            let (nodes, nps) = mollett::bench::run_with(&eval);
             println!("{nodes} nodes {nps} nps");
         }
         Some(Command::Solve {

@@ -50,7 +50,7 @@ impl Job {
             }
             Job::Perft { pos, depth } => JobOutput::Perft(perft(&pos, depth, stop)),
             Job::Bench => {
-                let (nodes, nps) = crate::bench::run_with(engine.settings.eval);
+                let (nodes, nps) = crate::bench::run_with(&engine.settings.eval);
                 JobOutput::Bench(nodes, nps)
             }
         }
