@@ -58,6 +58,9 @@ enum Command {
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Evaluation that orders moves at many empties: handcrafted, learned, or a weight file.
+        #[arg(long, default_value = "handcrafted", value_parser = parse_eval)]
+        eval: EvalKind,
     },
     /// Play a match between two engines (see docs/match.md).
     Match {
@@ -377,7 +380,8 @@ fn main() {
             threads,
             ids,
             hash,
-        }) => match solve_file(&file, threads, ids.as_deref(), hash) {
+            eval,
+        }) => match solve_file(&file, threads, ids.as_deref(), hash, &eval) {
             Ok(true) => {}
             Ok(false) => std::process::exit(1),
             Err(e) => {
@@ -685,6 +689,7 @@ fn solve_file(
     threads: usize,
     ids: Option<&str>,
     hash: usize,
+    eval: &EvalKind,
 ) -> Result<bool, String> {
     use mollett::suite;
     let problems = suite::read(file)?;
@@ -701,6 +706,7 @@ fn solve_file(
         }
     };
     let mut engine = suite::engine(threads.max(1), hash);
+    engine.set_evaluator(eval.evaluator());
     println!(
         "{:>4} {:>7} {:>4} {:>6} {:>6} {:>14} {:>9} {:>10}",
         "id", "empties", "move", "score", "expect", "nodes", "time", "nodes/s"
