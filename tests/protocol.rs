@@ -732,3 +732,24 @@ fn the_eval_option_switches_the_evaluation() {
     assert!(a[7].starts_with('?'), "{}", a[7]);
     assert_eq!(a[8], "= handcrafted");
 }
+
+/// `level N` is depth N, exact from 2N empties, no move time; a bad level changes nothing.
+#[test]
+fn level_sets_depth_and_endgame() {
+    let a = ask("set_option level 3\nget_option depth\nget_option endgame\nget_option movetime\nset_option level 99\nget_option level\ngenmove\n");
+    assert_eq!(
+        &a[..6],
+        [
+            "=",
+            "= 3",
+            "= 6",
+            "= 0",
+            "? value out of range: level takes 0..60",
+            "= 3"
+        ]
+    );
+    assert!(
+        START_LEGAL.contains(&a[6].trim_start_matches("= ")),
+        "{a:?}"
+    );
+}
