@@ -27,13 +27,18 @@ pub struct MoveTime {
     pub hard: Duration,
 }
 
+// RESERVE_MOVES, HARD_FACTOR and MAX_SHARE (and ITERATION_GROWTH in
+// search/params.rs) come from `mollett tune` (SPSA, 40 iterations of 2 games
+// at 3+0), rounded, and were kept after two 100-game matches against the
+// previous values (2, 4, 0.4, 3) both scored 56-2-42 (BENCHMARKS.md).
+
 /// Own moves kept in reserve beyond the estimate of moves left, so the last
 /// moves of the game never get a thin slice.
-pub const RESERVE_MOVES: f64 = 2.0;
+pub const RESERVE_MOVES: f64 = 1.9;
 /// Hard limit as a multiple of the soft target (room for a hard iteration).
-pub const HARD_FACTOR: f64 = 4.0;
+pub const HARD_FACTOR: f64 = 4.8;
 /// Largest share of the usable time (time left minus margin) one move may take.
-pub const MAX_SHARE: f64 = 0.4;
+pub const MAX_SHARE: f64 = 0.5;
 /// Share of a byo-yomi period's per-stone time aimed for as the soft target.
 pub const BYO_SOFT_SHARE: f64 = 0.6;
 /// Share of one byo-yomi stone's time that a move still in main time may

