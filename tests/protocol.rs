@@ -721,7 +721,7 @@ fn binary_exits_at_end_of_input() {
 /// search scores the start differently, and switching back restores it.
 #[test]
 fn the_eval_option_switches_the_evaluation() {
-    let script = "set_option depth 4\nset_option movetime 0\nhint 1\nset_option eval learned\nhint 1\nset_option eval handcrafted\nhint 1\nset_option eval neural\nget_option eval\n";
+    let script = "set_option depth 4\nset_option movetime 0\nhint 1\nset_option eval handcrafted\nhint 1\nset_option eval learned\nhint 1\nset_option eval neural\nget_option eval\n";
     let a = ask_unhurried(script);
     assert_eq!(a.len(), 9, "{a:?}");
     assert_ne!(
@@ -730,7 +730,7 @@ fn the_eval_option_switches_the_evaluation() {
     );
     assert_eq!(a[2], a[6]);
     assert!(a[7].starts_with('?'), "{}", a[7]);
-    assert_eq!(a[8], "= handcrafted");
+    assert_eq!(a[8], "= learned");
 }
 
 /// `level N` is depth N, exact from 2N empties, no move time; a bad level changes nothing.

@@ -57,11 +57,11 @@ impl SigmaModel {
 /// Which evaluation a search uses (the `eval` option).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalKind {
-    /// Mobility, corners, stability, parity: the default until a match
-    /// shows the learned one is at least as strong.
-    #[default]
+    /// Mobility, corners, stability, parity.
     Handcrafted,
-    /// The pattern evaluation with the weights embedded in the binary.
+    /// The pattern evaluation with the weights embedded in the binary: the
+    /// default since it beat the handcrafted one 23-0 (SPRT, BENCHMARKS.md).
+    #[default]
     Learned,
     /// The pattern evaluation with weights from a file written by `mollett train`.
     File(std::path::PathBuf),

@@ -810,7 +810,21 @@ impl Evaluator for PatternEval {
         let units = (raw * UNITS_PER_DISC).div_euclid(WEIGHT_SCALE);
         units.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
+
+    fn probcut_sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
+        PROBCUT_SIGMA.sigma(depth, shallow, empties)
+    }
 }
+
+/// ProbCut's error model for the shipped weights, fitted by
+/// `mollett probcut modern-s11.txt classic-s12.txt --eval learned --positions 300 --max-depth 10 --seed 1`
+/// (docs/training.md). Weight files from other runs use it too.
+pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
+    base: 3.0010,
+    per_depth: 0.3441,
+    per_shallow: -0.6678,
+    per_empty: -0.0122,
+};
 
 #[cfg(test)]
 mod tests {

@@ -111,7 +111,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "eval",
         kind: Kind::Text(check_eval),
-        default: "handcrafted",
+        default: "learned",
         description: "static evaluation: handcrafted, learned (the weights built in), or the path of a weight file from mollett train",
     },
     OptionSpec {

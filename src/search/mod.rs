@@ -79,7 +79,7 @@ impl Default for Settings {
             endgame_empties: 18,
             randomness: 0.0,
             seed: 0,
-            eval: crate::eval::EvalKind::Handcrafted,
+            eval: crate::eval::EvalKind::default(),
             params: params::Params::default(),
         }
     }
