@@ -537,7 +537,9 @@ fn probcut_searches_fewer_nodes_and_stays_sound_at_the_end() {
                 depth: Some(9),
                 ..Limits::default()
             };
-            let plain = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+            let mut off = Settings::default();
+            off.params.probcut_t = 0.0;
+            let plain = Engine::new(off).search(&pos, &limits, &AtomicBool::new(false));
             let mut settings = Settings::default();
             settings.params.probcut_t = 1.5;
             let cut = Engine::new(settings).search(&pos, &limits, &AtomicBool::new(false));
@@ -564,7 +566,9 @@ fn probcut_searches_fewer_nodes_and_stays_sound_at_the_end() {
         let mut settings = Settings::default();
         settings.params.probcut_t = 1.0;
         let cut = Engine::new(settings).search(&pos, &limits, &AtomicBool::new(false));
-        let plain = engine(Scoring::Discs).search(&pos, &limits, &AtomicBool::new(false));
+        let mut off = Settings::default();
+        off.params.probcut_t = 0.0;
+        let plain = Engine::new(off).search(&pos, &limits, &AtomicBool::new(false));
         assert!(cut.exact && plain.exact);
         assert_eq!(cut.score, plain.score);
     }

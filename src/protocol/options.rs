@@ -123,7 +123,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "probcut",
         kind: Kind::Float { min: 0.0, max: 10.0 },
-        default: "0",
+        default: "1.5",
         description: "ProbCut confidence in standard deviations of the shallow search's error (0: off)",
     },
     OptionSpec {

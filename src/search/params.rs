@@ -67,7 +67,8 @@ pub const THREAD_STACK: usize = 16 << 20;
 pub const SPLIT_STACK: usize = 1 << 20;
 
 /// Default ProbCut confidence (standard deviations; 0 turns ProbCut off).
-pub const PROBCUT_T: f64 = 0.0;
+/// 1.5 with the learned evaluation passed an SPRT against 0 (44-2-20, BENCHMARKS.md).
+pub const PROBCUT_T: f64 = 1.5;
 /// Nodes at least this deep try ProbCut.
 pub const PROBCUT_MIN_DEPTH: u32 = 3;
 
