@@ -68,31 +68,41 @@ pub enum EvalKind {
 }
 
 impl EvalKind {
-    /// `handcrafted`, `learned`, or the path of a weight file, which must load.
-    pub fn from_name(name: &str) -> Result<EvalKind, String> {
+    /// The kind a name denotes (`handcrafted`, `learned`, else a weight
+    /// file's path), without reading any file.
+    pub fn named(name: &str) -> EvalKind {
         match name {
-            "handcrafted" => Ok(EvalKind::Handcrafted),
-            "learned" | "pattern" | "embedded" => Ok(EvalKind::Learned),
-            path => {
-                PatternEval::from_file(path).map_err(|e| format!("{path}: {e}"))?;
-                Ok(EvalKind::File(path.into()))
-            }
+            "handcrafted" => EvalKind::Handcrafted,
+            "learned" | "pattern" | "embedded" => EvalKind::Learned,
+            path => EvalKind::File(path.into()),
         }
     }
 
-    pub fn evaluator(&self) -> Box<dyn Evaluator> {
+    /// [`EvalKind::named`], checking that a weight file loads.
+    pub fn from_name(name: &str) -> Result<EvalKind, String> {
+        let kind = EvalKind::named(name);
+        kind.try_evaluator()?;
+        Ok(kind)
+    }
+
+    /// The evaluator, or why its weight file does not load.
+    pub fn try_evaluator(&self) -> Result<Box<dyn Evaluator>, String> {
         match self {
-            EvalKind::Handcrafted => Box::new(Handcrafted::default()),
-            EvalKind::Learned => learned_evaluator(),
-            // Checked by `from_name`; a file that has gone bad since falls back to the default.
-            EvalKind::File(path) => match PatternEval::from_file(path) {
-                Ok(e) => Box::new(e),
-                Err(e) => {
-                    log::warn!("{}: {e}; using the handcrafted evaluation", path.display());
-                    Box::new(Handcrafted::default())
-                }
-            },
+            EvalKind::Handcrafted => Ok(Box::new(Handcrafted::default())),
+            EvalKind::Learned => Ok(learned_evaluator()),
+            EvalKind::File(path) => PatternEval::from_file(path)
+                .map(|e| Box::new(e) as Box<dyn Evaluator>)
+                .map_err(|e| e.to_string()),
         }
+    }
+
+    /// The evaluator; a weight file that has gone bad since it was checked
+    /// falls back to the handcrafted evaluation, with a warning.
+    pub fn evaluator(&self) -> Box<dyn Evaluator> {
+        self.try_evaluator().unwrap_or_else(|e| {
+            log::warn!("{e}; using the handcrafted evaluation");
+            Box::new(Handcrafted::default())
+        })
     }
 }
 
@@ -101,17 +111,8 @@ pub fn learned_evaluator() -> Box<dyn Evaluator> {
     Box::new(PatternEval::embedded().expect("the embedded weight file is valid"))
 }
 
-/// An evaluator by name, for an `evalfile`-style option: `handcrafted`,
-/// `learned` (the embedded weights), or the path of a weight file written by
-/// `mollett train`.
+/// An evaluator by name: `handcrafted`, `learned` (the embedded weights), or
+/// the path of a weight file written by `mollett train`.
 pub fn evaluator_by_name(name: &str) -> Result<Box<dyn Evaluator>, String> {
-    match name {
-        "handcrafted" => Ok(Box::new(Handcrafted::default())),
-        "learned" | "pattern" | "embedded" => PatternEval::embedded()
-            .map(|e| Box::new(e) as Box<dyn Evaluator>)
-            .map_err(|e| e.to_string()),
-        path => PatternEval::from_file(path)
-            .map(|e| Box::new(e) as Box<dyn Evaluator>)
-            .map_err(|e| e.to_string()),
-    }
+    EvalKind::named(name).try_evaluator()
 }

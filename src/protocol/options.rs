@@ -372,8 +372,8 @@ impl Options {
     }
     pub fn eval(&self) -> EvalKind {
         match self.value("eval") {
-            // Checked when set; a weight file deleted since falls back to the default.
-            Some(Value::Text(t)) => EvalKind::from_name(t).unwrap_or_default(),
+            // Checked when set: naming it reads no file.
+            Some(Value::Text(t)) => EvalKind::named(t),
             _ => EvalKind::default(),
         }
     }
