@@ -58,8 +58,8 @@ enum Command {
         /// Transposition table size in megabytes.
         #[arg(long, default_value_t = 64)]
         hash: usize,
-        /// Evaluation that orders moves at many empties: handcrafted (faster here), learned, or a weight file.
-        #[arg(long, default_value = "handcrafted", value_parser = parse_eval)]
+        /// Evaluation that orders moves at many empties: learned (the fastest solves), handcrafted, or a weight file.
+        #[arg(long, default_value = "learned", value_parser = parse_eval)]
         eval: EvalKind,
     },
     /// Play a match between two engines (see docs/match.md).

@@ -136,8 +136,8 @@ pub fn engine(threads: usize, hash_mb: usize) -> Engine {
         threads,
         hash_mb,
         // Orders the solver's moves at many empties: the learned evaluation
-        // saves about 7% of the nodes but is slower per node (BENCHMARKS.md).
-        eval: crate::eval::EvalKind::Handcrafted,
+        // halves the time of FFO #40-#47 against the handcrafted one (BENCHMARKS.md).
+        eval: crate::eval::EvalKind::Learned,
         ..Settings::default()
     })
 }

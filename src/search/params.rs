@@ -36,8 +36,11 @@ pub const ENDGAME_SORT_EMPTIES: u32 = 6;
 /// table and no sorting, trying moves from the empty squares in parity order.
 pub const SHALLOW_EMPTIES: u32 = 6;
 /// Modern fast path: with at least this many empties, moves are also
-/// ordered by the static evaluation of the child (a shallow search's cheapest form).
-pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 16;
+/// ordered by the static evaluation of the child (a shallow search's cheapest
+/// form). With the learned evaluation, 14 took 322M nodes on FFO #40-#44
+/// and #46-#47 against 365M at 16, 307M (but slower) at 12, 430M at 18; a
+/// 1- or 2-ply search instead of the static value cost more than it saved.
+pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 14;
 /// Evaluation units per ordering point in that order.
 pub const ENDGAME_EVAL_ORDER_DIVISOR: i32 = 8;
 /// Modern fast path: with at least this many empties, children are probed
