@@ -88,8 +88,24 @@ impl Sample {
     }
 }
 
-/// Reads every sample of a position file.
+/// Reads every sample of a position file. An `.obf` file (the FFO
+/// problems) gives one exact sample per problem that has scores: its best
+/// score, which counts empty squares for the winner.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    if path.extension().is_some_and(|e| e == "obf") {
+        let problems = crate::suite::read(path)?;
+        return Ok(problems
+            .into_iter()
+            .filter_map(|p| {
+                p.best_score().map(|s| Sample {
+                    pos: p.pos,
+                    score: s as f32,
+                    exact: true,
+                    depth: p.pos.empty_count(),
+                })
+            })
+            .collect());
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -190,6 +206,22 @@ pub fn eval_errors(
 mod tests {
     use super::*;
     use crate::color::Color;
+
+    #[test]
+    fn obf_problems_read_as_exact_samples() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-40-59.obf");
+        let samples = read_samples(&path).unwrap();
+        assert_eq!(samples.len(), 20);
+        assert!(samples
+            .iter()
+            .all(|s| s.exact && s.depth == s.pos.empty_count()));
+        // FFO #40: 20 empties, black to move, best a2 for +38.
+        assert_eq!(samples[0].pos.empty_count(), 20);
+        assert_eq!(samples[0].score, 38.0);
+        // #59: 34 empties, +64.
+        assert_eq!(samples[19].pos.empty_count(), 34);
+        assert_eq!(samples[19].score, 64.0);
+    }
 
     #[test]
     fn sample_lines_round_trip() {
