@@ -27,6 +27,6 @@ while passes<2 and moves<80:
     passes = passes+1 if 'pass' in r.lower() else 0
     if r.startswith('?'): break
     col = 'w' if col=='b' else 'b'
-print("moves", moves, ask("final_score") if True else "")
+print("moves", moves, ask("final_score"))
 p.stdin.close(); err=p.stderr.read()
 print([l for l in err.split('\n') if 'Maximum resident' in l or 'Elapsed' in l])
