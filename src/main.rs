@@ -151,8 +151,16 @@ enum Command {
         #[arg(long, default_value_t = 32)]
         hash: usize,
         /// Output file (default: stdout); appended to.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "corpus")]
         out: Option<PathBuf>,
+        /// Append whole games to this corpus file (`.games`, see
+        /// docs/training.md) instead of positions; resumes, skipping the
+        /// games it already holds.
+        #[arg(long)]
+        corpus: Option<PathBuf>,
+        /// Games played at once (corpus runs), one search thread each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Fit pattern weights to position files and write a weight file.
     Train {
@@ -452,6 +460,8 @@ fn main() {
             eval,
             hash,
             out,
+            corpus,
+            threads,
         }) => exit_on_error((|| {
             let cfg = selfplay::SelfplayConfig {
                 variant: cli.variant,
@@ -472,7 +482,10 @@ fn main() {
                 hash_mb: hash,
                 progress: true,
             };
-            selfplay(cfg, &eval, out)
+            match corpus {
+                Some(path) => selfplay_corpus(cfg, &eval, &path, threads),
+                None => selfplay(cfg, &eval, out),
+            }
         })()),
         Some(Command::Train {
             files,
@@ -586,6 +599,35 @@ fn selfplay(cfg: selfplay::SelfplayConfig, eval: &str, out: Option<PathBuf>) -> 
         "selfplay: done, {} games, {} positions ({} exact)",
         stats.games, stats.positions, stats.exact
     );
+    Ok(())
+}
+
+/// `selfplay --corpus`: appends whole games to a corpus file.
+fn selfplay_corpus(
+    cfg: selfplay::SelfplayConfig,
+    eval: &str,
+    path: &std::path::Path,
+    threads: usize,
+) -> Result<(), String> {
+    mollett::eval::evaluator_by_name(eval)?;
+    let (bench, _) = mollett::bench::run();
+    let header = selfplay::corpus_header(&cfg, eval, bench)?;
+    let stop = ctrl_c_flag();
+    let stats = selfplay::run_corpus(
+        &cfg,
+        &header,
+        &|| mollett::eval::evaluator_by_name(eval),
+        path,
+        threads,
+        &stop,
+    )?;
+    eprintln!(
+        "selfplay: {} games added, {} were present, {} of this shard still to play",
+        stats.added, stats.present, stats.missing
+    );
+    if stats.missing > 0 && stop.load(Ordering::SeqCst) {
+        return Err("interrupted; rerun the same command to play the rest".into());
+    }
     Ok(())
 }
 

@@ -12,6 +12,7 @@
 //! (discs only, empties to nobody); `source` is `e` for an exact solve or
 //! `dN` for an N-ply search.
 
+pub mod corpus;
 pub mod fit;
 pub mod probcut;
 pub mod selfplay;
@@ -92,6 +93,13 @@ impl Sample {
 /// problems) gives one exact sample per problem that has scores: its best
 /// score, which counts empty squares for the winner.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    if path.extension().is_some_and(|e| e == "games") {
+        let c = corpus::read(path)?;
+        for s in &c.skipped {
+            eprintln!("{}: {s} (skipped)", path.display());
+        }
+        return Ok(corpus::samples(&c));
+    }
     if path.extension().is_some_and(|e| e == "obf") {
         let problems = crate::suite::read(path)?;
         return Ok(problems

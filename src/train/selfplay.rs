@@ -5,6 +5,7 @@
 //! split with `--shard i/n` writes exactly the lines of the unsplit run, in
 //! pieces that can be concatenated.
 
+use super::corpus::{self, GameRecord, Header};
 use super::{Rng, Sample};
 use crate::board::Position;
 use crate::color::{Color, Variant};
@@ -12,11 +13,15 @@ use crate::eval::Evaluator;
 use crate::search::{Engine, Limits, Settings};
 use crate::square::{Move, Square};
 use crate::tournament::openings::Opening;
+use std::collections::HashSet;
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// What a self-play run does.
+#[derive(Clone, Debug)]
 pub struct SelfplayConfig {
     pub variant: Variant,
     pub games: usize,
@@ -86,17 +91,20 @@ fn random_move(pos: &Position, rng: &mut Rng) -> Move {
     Move::Place(Square::from_index(m.trailing_zeros()))
 }
 
-/// The position where game `k` leaves its opening.
-fn opening(cfg: &SelfplayConfig, k: usize, rng: &mut Rng) -> Position {
+/// The position where game `k` leaves its opening, and the opening's moves
+/// from the variant's start (`None` for an opening given as a board).
+fn opening(cfg: &SelfplayConfig, k: usize, rng: &mut Rng) -> (Position, Option<Vec<Move>>) {
     if !cfg.openings.is_empty() {
-        let (mut pos, _, moves) = cfg.openings[k % cfg.openings.len()].setup(cfg.variant);
+        let (mut pos, from_start, moves) = cfg.openings[k % cfg.openings.len()].setup(cfg.variant);
+        let mut played = Vec::new();
         for &mv in moves {
             match pos.play(mv) {
                 Some(p) => pos = p,
                 None => break,
             }
+            played.push(mv);
         }
-        return pos;
+        return (pos, from_start.then_some(played));
     }
     let mut pos = Position::start(cfg.variant, Color::Black);
     let free = if cfg.variant == Variant::Classic {
@@ -105,32 +113,43 @@ fn opening(cfg: &SelfplayConfig, k: usize, rng: &mut Rng) -> Position {
         0
     };
     let plies = free + rng.below(cfg.random_plies as u64 + 1) as usize;
+    let mut played = Vec::new();
     for _ in 0..plies {
         if pos.is_game_over() {
             break;
         }
-        pos = pos.play(random_move(&pos, rng)).expect("a legal move");
+        let mv = random_move(&pos, rng);
+        pos = pos.play(mv).expect("a legal move");
+        played.push(mv);
     }
-    pos
+    (pos, Some(played))
 }
 
-/// Plays game `k`, calling `emit` with every recorded sample.
+/// Plays game `k`, calling `emit` with every recorded sample. Returns the
+/// game's moves from the variant's start, each with `true` when it was
+/// chosen at random (`None` when the opening was given as a board), and the
+/// last position.
 pub fn play_game(
     cfg: &SelfplayConfig,
     engine: &mut Engine,
     k: usize,
     emit: &mut dyn FnMut(Sample),
-) {
+) -> (Option<Vec<(Move, bool)>>, Position) {
     let mut rng = Rng::new(cfg.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ (k as u64 + 1));
     let stop = AtomicBool::new(false);
     engine.clear();
-    let mut pos = opening(cfg, k, &mut rng);
+    let (mut pos, opening_moves) = opening(cfg, k, &mut rng);
+    let mut moves: Option<Vec<(Move, bool)>> =
+        opening_moves.map(|m| m.into_iter().map(|mv| (mv, true)).collect());
     loop {
         if pos.is_game_over() {
             break;
         }
         if pos.moves() == 0 {
             pos = pos.pass();
+            if let Some(m) = moves.as_mut() {
+                m.push((Move::Pass, false));
+            }
             continue;
         }
         let empties = pos.empty_count();
@@ -139,7 +158,7 @@ pub fn play_game(
         }
         let exact = empties <= cfg.exact_empties;
         let record = empties <= cfg.max_record_empties && !pos.in_classic_opening();
-        let mv = if record || !exact {
+        let (mv, random) = if record || !exact {
             let limits = Limits {
                 depth: Some(cfg.depth),
                 exact,
@@ -156,15 +175,19 @@ pub fn play_game(
                 });
             }
             if !exact && rng.unit() < cfg.random_prob {
-                random_move(&pos, &mut rng)
+                (random_move(&pos, &mut rng), true)
             } else {
-                r.best
+                (r.best, false)
             }
         } else {
             break;
         };
         pos = pos.play(mv).expect("search returns legal moves");
+        if let Some(m) = moves.as_mut() {
+            m.push((mv, random));
+        }
     }
+    (moves, pos)
 }
 
 /// Runs the games of this shard, writing sample lines to `out`.
@@ -196,7 +219,7 @@ pub fn run(
             break;
         }
         let mut text = String::new();
-        play_game(cfg, &mut engine, k, &mut |s| {
+        let _ = play_game(cfg, &mut engine, k, &mut |s| {
             stats.positions += 1;
             stats.exact += s.exact as usize;
             text.push_str(&s.to_line());
@@ -221,6 +244,182 @@ pub fn run(
             );
         }
     }
+    Ok(stats)
+}
+
+/// What a corpus run did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorpusStats {
+    /// Games already in the file when the run started (this shard's).
+    pub present: usize,
+    /// Games this run added.
+    pub added: usize,
+    /// Games of this shard still missing (stopped early).
+    pub missing: usize,
+}
+
+/// The header a corpus run writes: everything that decides its games.
+pub fn corpus_header(cfg: &SelfplayConfig, eval: &str, bench: u64) -> Result<Header, String> {
+    if !cfg.openings.is_empty() {
+        return Err("--corpus plays from the start position; --openings is not supported".into());
+    }
+    if cfg.min_empties != 0 || cfg.max_record_empties != 60 {
+        return Err(
+            "--corpus records whole games; --min-empties and --max-record-empties do not apply"
+                .into(),
+        );
+    }
+    Ok(Header::new(
+        cfg.variant,
+        cfg.exact_empties,
+        &[
+            ("depth", cfg.depth.to_string()),
+            ("random_plies", cfg.random_plies.to_string()),
+            ("random_prob", cfg.random_prob.to_string()),
+            ("eval", eval.to_string()),
+            ("seed", cfg.seed.to_string()),
+            ("bench", bench.to_string()),
+        ],
+    ))
+}
+
+/// Plays this shard's games `0..cfg.games` that `path` does not hold yet, on
+/// `threads` threads, appending one line per finished game. A new file gets
+/// `header`; an existing one must have the same header (else the games would
+/// not be the ones its seed names), and a torn last line left by a kill is
+/// cut off first. `make_eval` gives each thread its evaluator; `stop` ends the
+/// run between games. Every game is written whole by one `write`, so a
+/// killed run loses at most the games in flight, and a rerun plays them.
+pub fn run_corpus(
+    cfg: &SelfplayConfig,
+    header: &Header,
+    make_eval: &(dyn Fn() -> Result<Box<dyn Evaluator>, String> + Sync),
+    path: &Path,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<CorpusStats, String> {
+    let (si, sn) = cfg.shard;
+    if si == 0 || si > sn {
+        return Err("--shard i/n needs 1 <= i <= n".into());
+    }
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let shown = path.display();
+    let mut done = HashSet::new();
+    let exists = path.exists() && std::fs::metadata(path).map_or(0, |m| m.len()) > 0;
+    if exists {
+        let c = corpus::read(path)?;
+        if c.header != *header {
+            return Err(format!(
+                "{shown} was made with other settings:\n  file: {}\n  this run: {}\nwrite to a new file",
+                c.header.to_line(),
+                header.to_line()
+            ));
+        }
+        for s in &c.skipped {
+            eprintln!("selfplay: {shown}: {s} (skipped)");
+        }
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        f.set_len(c.complete_len)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        done.extend(c.games.iter().map(|g| g.index as usize));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    if !exists {
+        file.write_all(format!("{}\n", header.to_line()).as_bytes())
+            .map_err(|e| format!("{shown}: {e}"))?;
+    }
+    let mine: Vec<usize> = (0..cfg.games).filter(|k| k % sn == si - 1).collect();
+    let todo: Vec<usize> = mine.iter().copied().filter(|k| !done.contains(k)).collect();
+    let mut stats = CorpusStats {
+        present: mine.len() - todo.len(),
+        ..CorpusStats::default()
+    };
+    if cfg.progress {
+        eprintln!(
+            "selfplay: {shown}: {} of this shard's {} games present, {} to play on {threads} threads",
+            stats.present,
+            mine.len(),
+            todo.len()
+        );
+    }
+    let next = AtomicUsize::new(0);
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel::<Result<String, String>>();
+    let written = std::thread::scope(|scope| -> Result<(), String> {
+        for _ in 0..threads.min(todo.len().max(1)) {
+            let tx = tx.clone();
+            let (next, todo) = (&next, &todo);
+            scope.spawn(move || {
+                let evaluator = match make_eval() {
+                    Ok(e) => e,
+                    Err(e) => return drop(tx.send(Err(e))),
+                };
+                let mut engine = Engine::new(Settings {
+                    threads: 1,
+                    hash_mb: cfg.hash_mb,
+                    endgame_empties: cfg.exact_empties,
+                    ..Settings::default()
+                });
+                engine.set_evaluator(evaluator);
+                loop {
+                    let late = cfg.max_time.is_some_and(|t| start.elapsed() >= t);
+                    if stop.load(Ordering::Relaxed) || late {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&k) = todo.get(i) else { return };
+                    let (moves, end) = play_game(cfg, &mut engine, k, &mut |_| {});
+                    let moves = moves.expect("corpus games start from the start position");
+                    let record = GameRecord {
+                        index: k as u64,
+                        moves: moves
+                            .into_iter()
+                            .filter_map(|(mv, random)| mv.square().map(|sq| (sq, random)))
+                            .collect(),
+                        result: end.discs_of(Color::Black).count_ones() as i32
+                            - end.discs_of(Color::White).count_ones() as i32,
+                    };
+                    if tx.send(Ok(record.to_line() + "\n")).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut last_report = Instant::now();
+        for line in rx {
+            file.write_all(line?.as_bytes())
+                .and_then(|_| file.flush())
+                .map_err(|e| format!("{shown}: {e}"))?;
+            stats.added += 1;
+            if cfg.progress && last_report.elapsed() >= Duration::from_secs(10) {
+                last_report = Instant::now();
+                let secs = start.elapsed().as_secs_f64();
+                eprintln!(
+                    "selfplay: {}/{} games, {:.0} s, {:.2} games/s",
+                    stats.added,
+                    todo.len(),
+                    secs,
+                    stats.added as f64 / secs.max(1e-9)
+                );
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = written {
+        stop.store(true, Ordering::Relaxed);
+        return Err(e);
+    }
+    stats.missing = todo.len() - stats.added;
     Ok(stats)
 }
 
@@ -273,5 +472,68 @@ mod tests {
             let tail = String::from_utf8(a).unwrap();
             assert!(!tail.is_empty() && text.ends_with(&tail));
         }
+    }
+
+    #[test]
+    fn a_corpus_run_resumes_after_a_kill_without_losing_or_repeating_a_game() {
+        let dir = std::env::temp_dir().join(format!("mollett-corpus-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cfg = SelfplayConfig {
+            variant: Variant::Classic,
+            games: 6,
+            depth: 2,
+            exact_empties: 8,
+            progress: false,
+            hash_mb: 1,
+            ..SelfplayConfig::default()
+        };
+        let header = corpus_header(&cfg, "handcrafted", 0).unwrap();
+        let eval = || Ok(Box::new(Handcrafted::default()) as Box<dyn Evaluator>);
+        let stop = AtomicBool::new(false);
+        // One run on two threads, all at once.
+        let whole = dir.join("whole.games");
+        let s = run_corpus(&cfg, &header, &eval, &whole, 2, &stop).unwrap();
+        assert_eq!((s.present, s.added, s.missing), (0, 6, 0));
+        // Another in steps: 3 games, then a torn line as a kill leaves, then the rest.
+        let steps = dir.join("steps.games");
+        let few = SelfplayConfig {
+            games: 3,
+            ..cfg.clone()
+        };
+        run_corpus(&few, &header, &eval, &steps, 1, &stop).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&steps)
+            .unwrap();
+        f.write_all(b"4 e4e3c5").unwrap();
+        let s = run_corpus(&cfg, &header, &eval, &steps, 1, &stop).unwrap();
+        assert_eq!((s.present, s.added), (3, 3));
+        let read = |p: &Path| {
+            let c = corpus::read(p).unwrap();
+            assert!(c.skipped.is_empty(), "{:?}", c.skipped);
+            let mut g = c.games;
+            g.sort_by_key(|g| g.index);
+            g
+        };
+        let (a, b) = (read(&whole), read(&steps));
+        assert_eq!(a.len(), 6);
+        assert_eq!(
+            a, b,
+            "the same games, whatever the threads and interruptions"
+        );
+        // A run made another way is refused rather than mixed in.
+        let deeper = corpus_header(
+            &SelfplayConfig {
+                depth: 3,
+                ..cfg.clone()
+            },
+            "handcrafted",
+            0,
+        )
+        .unwrap();
+        assert!(run_corpus(&cfg, &deeper, &eval, &steps, 1, &stop)
+            .unwrap_err()
+            .contains("other settings"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,0 +1,371 @@
+//! The self-play corpus: whole games, one a line, that accumulate across
+//! runs and machines and from which every training set is derived.
+//!
+//! ```text
+//! # mollett-corpus 1 variant=modern depth=6 exact=20 random_plies=8 random_prob=0.1 eval=learned seed=1 bench=2247393
+//! 17 F5d6c3D3c4f4f6f3e6e7d7c5b6... +12
+//! ```
+//!
+//! The header names how the games were made; `mollett selfplay --corpus`
+//! refuses to append games made another way. A game line is its index `k`
+//! (game `k` depends only on the header's seed and `k`), its moves from the
+//! variant's start run together with passes left out (a side that cannot move
+//! passes, so passes are implied), and the final disc difference, black minus
+//! white. A move in capitals was chosen at random (opening or exploration);
+//! lower-case moves were searched, and from `exact` empties down every move is
+//! a perfect one, so the result is the exact value of those positions.
+//!
+//! Reading replays every game through the rules: a line whose moves are
+//! illegal, whose game does not end, or whose result disagrees with the final
+//! board is skipped with its line number, and the rest is kept.
+
+use super::Sample;
+use crate::board::Position;
+use crate::color::{Color, Variant};
+use crate::square::{Move, Square};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// First word of a corpus header.
+pub const MAGIC: &str = "# mollett-corpus 1";
+
+/// One game of the corpus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Game index within its run (with the header's seed it fixes the game).
+    pub index: u64,
+    /// Placements in order, passes left out; `true` marks a random choice.
+    pub moves: Vec<(Square, bool)>,
+    /// Final disc difference, black minus white.
+    pub result: i32,
+}
+
+impl GameRecord {
+    /// The record's line (without newline).
+    pub fn to_line(&self) -> String {
+        let mut s = format!("{} ", self.index);
+        for &(sq, random) in &self.moves {
+            let t = sq.to_string();
+            if random {
+                s.push_str(&t.to_ascii_uppercase());
+            } else {
+                s.push_str(&t);
+            }
+        }
+        s.push_str(&format!(" {:+}", self.result));
+        s
+    }
+
+    /// Parses a game line and replays it under `variant`'s rules, checking
+    /// legality, that the game ended, and the result.
+    pub fn parse(line: &str, variant: Variant) -> Result<GameRecord, String> {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 3 {
+            return Err(format!("expected 3 fields, found {}", f.len()));
+        }
+        let index: u64 = f[0].parse().map_err(|_| format!("bad index '{}'", f[0]))?;
+        let text = f[1].as_bytes();
+        if text.len() % 2 != 0 || text.len() > 2 * 64 || !f[1].is_ascii() {
+            return Err("bad move list".into());
+        }
+        let mut moves = Vec::with_capacity(text.len() / 2);
+        for pair in f[1].as_bytes().chunks(2) {
+            let t = std::str::from_utf8(pair).map_err(|_| "bad move list".to_string())?;
+            let sq: Square = t.parse().map_err(|_| format!("bad move '{t}'"))?;
+            moves.push((sq, pair[0].is_ascii_uppercase()));
+        }
+        let result: i32 = f[2].parse().map_err(|_| format!("bad result '{}'", f[2]))?;
+        let rec = GameRecord {
+            index,
+            moves,
+            result,
+        };
+        let end = rec.replay(variant, |_, _| {})?;
+        if !end.is_game_over() {
+            return Err("the game does not end".into());
+        }
+        let black = end.discs_of(Color::Black).count_ones() as i32;
+        let white = end.discs_of(Color::White).count_ones() as i32;
+        if black - white != rec.result {
+            return Err(format!(
+                "result {:+} but the final board is {black}-{white}",
+                rec.result
+            ));
+        }
+        Ok(rec)
+    }
+
+    /// Plays the moves from the variant's start, passing where a side cannot
+    /// move; calls `visit` with every position that has a move, before the
+    /// move, and the move's random flag. Returns the last position.
+    pub fn replay(
+        &self,
+        variant: Variant,
+        mut visit: impl FnMut(&Position, bool),
+    ) -> Result<Position, String> {
+        let mut pos = Position::start(variant, Color::Black);
+        for (i, &(sq, random)) in self.moves.iter().enumerate() {
+            if pos.must_pass() {
+                pos = pos.pass();
+            }
+            visit(&pos, random);
+            pos = pos
+                .play(Move::Place(sq))
+                .ok_or_else(|| format!("move {} ({sq}) is illegal", i + 1))?;
+        }
+        if pos.must_pass() {
+            pos = pos.pass();
+        }
+        Ok(pos)
+    }
+}
+
+/// How a corpus file's games were made (its header line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub variant: Variant,
+    /// Games are exact (perfect play) from this many empties down.
+    pub exact: u32,
+    /// The whole `key=value` list, compared when a run appends.
+    pub fields: Vec<(String, String)>,
+}
+
+impl Header {
+    pub fn new(variant: Variant, exact: u32, more: &[(&str, String)]) -> Header {
+        let mut fields = vec![
+            ("variant".to_string(), variant.name().to_string()),
+            ("exact".to_string(), exact.to_string()),
+        ];
+        fields.extend(more.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        Header {
+            variant,
+            exact,
+            fields,
+        }
+    }
+
+    pub fn to_line(&self) -> String {
+        let mut s = MAGIC.to_string();
+        for (k, v) in &self.fields {
+            s.push_str(&format!(" {k}={v}"));
+        }
+        s
+    }
+
+    pub fn parse(line: &str) -> Result<Header, String> {
+        let rest = line
+            .strip_prefix(MAGIC)
+            .ok_or_else(|| format!("not a corpus header (expected '{MAGIC} ...')"))?;
+        let mut fields = Vec::new();
+        for word in rest.split_whitespace() {
+            let (k, v) = word
+                .split_once('=')
+                .ok_or_else(|| format!("bad header field '{word}'"))?;
+            fields.push((k.to_string(), v.to_string()));
+        }
+        let get = |key: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+                .ok_or_else(|| format!("header has no {key}="))
+        };
+        let variant = Variant::parse(get("variant")?).ok_or("header: bad variant")?;
+        let exact = get("exact")?.parse().map_err(|_| "header: bad exact")?;
+        Ok(Header {
+            variant,
+            exact,
+            fields,
+        })
+    }
+
+    /// The value of `key`, if the header has it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A corpus file read back: its header, its valid games (first copy of each
+/// index), and a line-numbered message for each line that was skipped.
+#[derive(Debug)]
+pub struct Corpus {
+    pub header: Header,
+    pub games: Vec<GameRecord>,
+    pub skipped: Vec<String>,
+    /// Bytes of the file up to the end of its last complete line; a run that
+    /// appends truncates a torn last line (from a kill) to this.
+    pub complete_len: u64,
+}
+
+/// Reads a corpus file. Fails only when the file cannot be read or has no
+/// valid header; bad game lines are skipped and listed.
+pub fn read(path: &Path) -> Result<Corpus, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses a corpus from its bytes (see [`read`]).
+pub fn parse(file: &[u8]) -> Result<Corpus, String> {
+    let bytes = file.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(file);
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut lines = bytes[..complete].split(|&b| b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    let header = Header::parse(
+        std::str::from_utf8(first)
+            .map_err(|_| "line 1: not UTF-8".to_string())?
+            .trim_end(),
+    )
+    .map_err(|e| format!("line 1: {e}"))?;
+    let mut seen = HashSet::new();
+    let mut games = Vec::new();
+    let mut skipped = Vec::new();
+    for (n, raw) in lines.enumerate() {
+        let n = n + 2;
+        let Ok(line) = std::str::from_utf8(raw) else {
+            skipped.push(format!("line {n}: not UTF-8"));
+            continue;
+        };
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match GameRecord::parse(line, header.variant) {
+            Ok(g) if !seen.insert(g.index) => {
+                skipped.push(format!("line {n}: game {} repeated", g.index))
+            }
+            Ok(g) => games.push(g),
+            Err(e) => skipped.push(format!("line {n}: {e}")),
+        }
+    }
+    if complete < bytes.len() {
+        skipped.push("last line is incomplete".into());
+    }
+    Ok(Corpus {
+        header,
+        games,
+        skipped,
+        complete_len: (complete + file.len() - bytes.len()) as u64,
+    })
+}
+
+/// The training samples of a corpus: every position with a move (classic's
+/// free placements left out), labelled with the game's final disc difference
+/// from its side to move; exact from the header's `exact` empties down.
+pub fn samples(corpus: &Corpus) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for g in &corpus.games {
+        let _ = g.replay(corpus.header.variant, |pos, _| {
+            if pos.in_classic_opening() {
+                return;
+            }
+            let score = match pos.side {
+                Color::Black => g.result,
+                Color::White => -g.result,
+            };
+            let empties = pos.empty_count();
+            let exact = empties <= corpus.header.exact;
+            out.push(Sample {
+                pos: *pos,
+                score: score as f32,
+                exact,
+                depth: if exact { empties } else { 0 },
+            });
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A whole game played by always taking the first legal move.
+    fn first_move_game(variant: Variant) -> GameRecord {
+        let mut pos = Position::start(variant, Color::Black);
+        let mut moves = Vec::new();
+        while !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.pass();
+            }
+            let sq = Square::from_index(pos.moves().trailing_zeros());
+            moves.push((sq, moves.len() % 7 == 0));
+            pos = pos.play(Move::Place(sq)).unwrap();
+        }
+        let b = pos.discs_of(Color::Black).count_ones() as i32;
+        let w = pos.discs_of(Color::White).count_ones() as i32;
+        GameRecord {
+            index: 3,
+            moves,
+            result: b - w,
+        }
+    }
+
+    #[test]
+    fn game_lines_round_trip_and_replay_to_their_result() {
+        for variant in [Variant::Modern, Variant::Classic] {
+            let g = first_move_game(variant);
+            let line = g.to_line();
+            assert!(line.starts_with("3 "));
+            assert_eq!(GameRecord::parse(&line, variant).unwrap(), g);
+        }
+    }
+
+    #[test]
+    fn impossible_game_lines_are_refused() {
+        let g = first_move_game(Variant::Modern);
+        let line = g.to_line();
+        let wrong_result = format!("{} {}", &line[..line.rfind(' ').unwrap()], g.result + 2);
+        assert!(GameRecord::parse(&wrong_result, Variant::Modern)
+            .unwrap_err()
+            .contains("final board"));
+        let short = format!("3 {} +0", &line[2..40]);
+        assert!(GameRecord::parse(&short, Variant::Modern)
+            .unwrap_err()
+            .contains("does not end"));
+        assert!(GameRecord::parse("3 a1a1 +0", Variant::Modern)
+            .unwrap_err()
+            .contains("illegal"));
+        assert!(GameRecord::parse("x f5 +0", Variant::Modern).is_err());
+        assert!(GameRecord::parse("3 f5 +nan", Variant::Modern).is_err());
+    }
+
+    #[test]
+    fn a_corpus_keeps_good_games_and_names_bad_lines() {
+        let h = Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
+        let g = first_move_game(Variant::Modern);
+        let mut other = g.clone();
+        other.index = 4;
+        let text = format!(
+            "\u{feff}{}\n{}\n3 f5 +0\n\u{ff}\n{}\n{}\n{}",
+            h.to_line(),
+            g.to_line(),
+            g.to_line(),
+            other.to_line(),
+            &other.to_line()[..10]
+        );
+        let mut bytes = text.into_bytes();
+        // A line of bytes that are not UTF-8.
+        let pos = bytes.windows(2).position(|w| w == [0xC3, 0xBF]).unwrap();
+        bytes.splice(pos..pos + 2, [0xFF]);
+        let c = parse(&bytes).unwrap();
+        assert_eq!(c.header, h);
+        assert_eq!(
+            c.games.iter().map(|g| g.index).collect::<Vec<_>>(),
+            vec![3, 4]
+        );
+        assert_eq!(c.skipped.len(), 4, "{:?}", c.skipped);
+        assert!(c.skipped[0].starts_with("line 3:"));
+        assert!(c.skipped[1].starts_with("line 4: not UTF-8"));
+        assert!(c.skipped[2].contains("repeated"));
+        assert!(c.skipped[3].contains("incomplete"));
+        // The torn tail is not part of the complete length.
+        assert_eq!(c.complete_len as usize, bytes.len() - 10);
+        let samples = samples(&c);
+        assert_eq!(samples.len(), 2 * g.moves.len());
+        assert!(samples.iter().all(|s| s.score.abs() <= 64.0));
+        assert!(parse(b"f5d6 +0\n").is_err());
+    }
+}
