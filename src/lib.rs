@@ -1,32 +1,23 @@
 //! Mollett: a Reversi engine for modern (Othello) and classic (1880s) rules.
 //!
-//! The rules core (`square`, `color`, `bitboard`, `board`, `game`) knows
-//! nothing of search or protocol; `search` and `eval` choose moves; `protocol`
-//! turns text lines into commands and answers.
+//! Layers, each using only those before it:
+//!
+//! - [`rules`]: squares, positions, games, perft and notation (OBF, GGF);
+//! - [`engine`]: evaluation, search, table, time management;
+//! - [`protocol`]: one game session driven by the GTP and NBoard dialects;
+//! - [`tournament`] and [`train`]: the tools (match runner, reports, tuning,
+//!   self-play, training).
+//!
+//! [`rng`] is a leaf utility any layer may use.
 
-pub mod bench;
-pub mod bitboard;
-pub mod board;
-pub mod color;
-pub mod cpu;
-pub mod eval;
-pub mod game;
-pub mod ggf;
-pub mod perft;
+pub mod engine;
 pub mod protocol;
 pub mod rng;
-pub mod search;
-pub mod square;
-pub mod stats;
-pub mod suite;
-pub mod timeman;
+pub mod rules;
 pub mod tournament;
 pub mod train;
-pub mod tt;
 
-pub use board::{Position, PositionError, CENTRE, CLASSIC_SUPPLY};
-pub use color::{Color, Variant};
-pub use game::{Game, PlayError};
-pub use ggf::{GgfError, GgfGame, GgfMove};
-pub use perft::perft;
-pub use square::{Move, ParseMoveError, Square};
+pub use rules::{
+    perft, Color, Game, GgfError, GgfGame, GgfMove, Move, ParseMoveError, PlayError, Position,
+    PositionError, Square, Variant, CENTRE, CLASSIC_SUPPLY,
+};

@@ -3,14 +3,14 @@
 //! `openings`, `tune`).
 
 use clap::{Args, Parser, Subcommand};
-use mollett::eval::EvalKind;
+use mollett::engine::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::tournament::openings::{self, GenConfig};
 use mollett::tournament::record::read_results;
 use mollett::tournament::report::{parse_sprt, Report};
 use mollett::tournament::runner::{self, unique_names, Config, Format};
 use mollett::tournament::tune::{self, Param, TuneConfig};
-use mollett::tournament::{EngineSpec, Limits, Opening, TimeControl};
+use mollett::tournament::{EngineSpec, Opening, RefereeLimits, TimeControl};
 use mollett::train::{fit, probcut, selfplay};
 use mollett::{perft, Color, Position, Variant};
 use std::path::PathBuf;
@@ -171,7 +171,7 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         epochs: usize,
         /// Game stages (by discs on the board).
-        #[arg(long, default_value_t = mollett::eval::pattern::DEFAULT_STAGES)]
+        #[arg(long, default_value_t = mollett::engine::eval::pattern::DEFAULT_STAGES)]
         stages: usize,
         /// Adam step size (discs).
         #[arg(long, default_value_t = 0.02)]
@@ -270,8 +270,8 @@ impl GameArgs {
         }
     }
 
-    fn limits(&self) -> Limits {
-        Limits {
+    fn limits(&self) -> RefereeLimits {
+        RefereeLimits {
             margin: self.margin,
             hang: Duration::from_secs_f64(self.timeout.max(0.01)),
         }
@@ -348,11 +348,7 @@ fn parse_eval(s: &str) -> Result<EvalKind, String> {
 }
 
 fn parse_protocol(s: &str) -> Result<Protocol, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "gtp" => Ok(Protocol::Gtp),
-        "nboard" => Ok(Protocol::Nboard),
-        _ => Err(format!("unknown protocol '{s}' (gtp or nboard)")),
-    }
+    s.parse()
 }
 
 fn main() {
@@ -380,7 +376,7 @@ fn main() {
             }
         }
         Some(Command::Bench { eval }) => {
-            let (nodes, nps) = mollett::bench::run_with(&eval);
+            let (nodes, nps) = mollett::engine::bench::run_with(&eval);
             println!("{nodes} nodes {nps} nps");
         }
         Some(Command::Solve {
@@ -436,7 +432,7 @@ fn main() {
             }
             let text: String = found
                 .iter()
-                .map(|m| openings::moves_text(m) + "\n")
+                .map(|m| mollett::rules::movelist::moves_text(m) + "\n")
                 .collect();
             match out {
                 Some(path) => exit_on_error(
@@ -552,7 +548,7 @@ fn main() {
 
 /// `probcut`: prints the measured cells and the fitted error model.
 fn probcut(cfg: &probcut::ProbcutConfig, eval: &str) -> Result<(), String> {
-    let evaluator = mollett::eval::evaluator_by_name(eval)?;
+    let evaluator = mollett::engine::eval::evaluator_by_name(eval)?;
     let (cells, model) = probcut::run(cfg, evaluator)?;
     println!("depth shallow empties positions mean sd fitted");
     for c in &cells {
@@ -583,7 +579,7 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 
 /// `selfplay`: writes labelled positions.
 fn selfplay(cfg: selfplay::SelfplayConfig, eval: &str, out: Option<PathBuf>) -> Result<(), String> {
-    let evaluator = mollett::eval::evaluator_by_name(eval)?;
+    let evaluator = mollett::engine::eval::evaluator_by_name(eval)?;
     let stats = match out {
         Some(path) => {
             let mut f = std::fs::OpenOptions::new()
@@ -609,14 +605,14 @@ fn selfplay_corpus(
     path: &std::path::Path,
     threads: usize,
 ) -> Result<(), String> {
-    mollett::eval::evaluator_by_name(eval)?;
-    let (bench, _) = mollett::bench::run();
+    mollett::engine::eval::evaluator_by_name(eval)?;
+    let (bench, _) = mollett::engine::bench::run();
     let header = selfplay::corpus_header(&cfg, eval, bench)?;
     let stop = ctrl_c_flag();
     let stats = selfplay::run_corpus(
         &cfg,
         &header,
-        &|| mollett::eval::evaluator_by_name(eval),
+        &|| mollett::engine::eval::evaluator_by_name(eval),
         path,
         threads,
         &stop,
@@ -689,7 +685,7 @@ fn evaltest(
     }
     /// The baseline: every position even.
     struct Zero;
-    impl mollett::eval::Evaluator for Zero {
+    impl mollett::engine::eval::Evaluator for Zero {
         fn evaluate(&self, _: &Position) -> i32 {
             0
         }
@@ -697,11 +693,12 @@ fn evaltest(
     let evaluators = evals
         .iter()
         .map(|e| match e.as_str() {
-            "zero" => Ok(Box::new(Zero) as Box<dyn mollett::eval::Evaluator>),
-            e => mollett::eval::evaluator_by_name(e),
+            "zero" => Ok(Box::new(Zero) as Box<dyn mollett::engine::eval::Evaluator>),
+            e => mollett::engine::eval::evaluator_by_name(e),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let refs: Vec<&dyn mollett::eval::Evaluator> = evaluators.iter().map(|e| e.as_ref()).collect();
+    let refs: Vec<&dyn mollett::engine::eval::Evaluator> =
+        evaluators.iter().map(|e| e.as_ref()).collect();
     let rows = mollett::train::eval_errors(&samples, &refs, range.0, range.1, bucket);
     print!("variant  empties  positions");
     for e in evals {
@@ -733,8 +730,8 @@ fn solve_file(
     hash: usize,
     eval: &EvalKind,
 ) -> Result<bool, String> {
-    use mollett::suite;
-    let problems = suite::read(file)?;
+    use mollett::engine::suite;
+    let problems = mollett::rules::obf::read(file)?;
     let (lo, hi) = match ids {
         None => (0, usize::MAX),
         Some(r) => {

@@ -2,7 +2,7 @@
 //! FFO #40-#59 (20 to 34 empties) are too slow for the suite: run them with
 //! `mollett solve tests/data/ffo/fforum-40-59.obf --threads 2`.
 
-use mollett::suite;
+use mollett::engine::suite;
 use std::path::Path;
 use std::time::Instant;
 
@@ -10,7 +10,7 @@ fn check(file: &str, threads: usize) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/ffo")
         .join(file);
-    let problems = suite::read(&path).unwrap();
+    let problems = mollett::rules::obf::read(&path).unwrap();
     let mut engine = suite::engine(threads, 64);
     let t = Instant::now();
     for p in &problems {

@@ -1,7 +1,7 @@
 //! GGF records written by hand from the format's description (PROTOCOLS.md):
 //! read, replayed, and written back unchanged.
 
-use mollett::ggf::{parse_all, GgfGame};
+use mollett::rules::ggf::{parse_all, GgfGame};
 use mollett::{Color, Move};
 
 /// The standard start, as `BO` writes it.

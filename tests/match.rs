@@ -4,9 +4,9 @@
 mod common;
 
 use common::*;
-use mollett::stats::Sprt;
 use mollett::tournament::record::{GameRecord, Outcome};
 use mollett::tournament::report::Report;
+use mollett::tournament::stats::Sprt;
 use mollett::tournament::Reason;
 use std::collections::HashSet;
 use std::path::Path;
@@ -134,7 +134,7 @@ fn against_grhino_with_clock_openings_and_ggf() {
             "f5f6e6f4"
         };
         assert_eq!(r.opening, Some(r.pair));
-        assert!(mollett::tournament::openings::moves_text(&r.moves).starts_with(opening));
+        assert!(mollett::rules::movelist::moves_text(&r.moves).starts_with(opening));
         assert_eq!(r.book, opening.len() / 2);
         // The referee replays the game and agrees on the discs.
         let mut g = mollett::Game::new(mollett::Variant::Modern, mollett::Color::Black);

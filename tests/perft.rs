@@ -59,7 +59,7 @@ fn portable_path_counts_the_same() {
     for (v, depth, expected) in table() {
         if v == Variant::Modern && depth <= 8 {
             assert_eq!(
-                mollett::perft::perft_modern_portable(start.player, start.opponent, depth),
+                mollett::rules::perft::perft_modern_portable(start.player, start.opponent, depth),
                 expected
             );
         }

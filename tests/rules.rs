@@ -1,7 +1,7 @@
 //! Property tests over random games of both variants, checked against a
 //! slow square-by-square reading of RULES.md written independently here.
 
-use mollett::bitboard::symmetry;
+use mollett::rules::bitboard::symmetry;
 use mollett::{Color, Game, Move, Position, Square, Variant, CENTRE};
 use proptest::prelude::*;
 

@@ -1,7 +1,7 @@
 //! Search behaviour a user can observe: exact solves equal brute force, legal
 //! answers under any limit, determinism, multi-PV and randomness.
 
-use mollett::search::{Engine, Limits, Scoring, Settings};
+use mollett::engine::search::{Engine, Limits, Scoring, Settings};
 use mollett::{Color, Move, Position, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -55,7 +55,7 @@ fn engine(scoring: Scoring) -> Engine {
     })
 }
 
-fn exact_all_moves(engine: &mut Engine, pos: &Position) -> mollett::search::SearchResult {
+fn exact_all_moves(engine: &mut Engine, pos: &Position) -> mollett::engine::search::SearchResult {
     let limits = Limits {
         exact: true,
         multi_pv: 64,

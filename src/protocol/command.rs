@@ -4,8 +4,8 @@
 //! and `help`, so the four cannot drift apart.
 
 use super::parse;
-use crate::color::{Color, Variant};
-use crate::square::Move;
+use crate::rules::color::{Color, Variant};
+use crate::rules::square::Move;
 use nom::IResult;
 
 /// A time control as `kgs-time_settings` describes it.

@@ -1,8 +1,8 @@
 //! Work that runs off the protocol thread (searches, perft, bench), so
 //! `stop`, `ping` and `quit` stay responsive.
 
-use crate::board::Position;
-use crate::search::{Engine, Limits, SearchResult};
+use crate::engine::search::{Engine, Limits, SearchResult};
+use crate::rules::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub enum Job {
@@ -50,17 +50,17 @@ impl Job {
             }
             Job::Perft { pos, depth } => JobOutput::Perft(perft(&pos, depth, stop)),
             Job::Bench => {
-                let (nodes, nps) = crate::bench::run_with(&engine.settings.eval);
+                let (nodes, nps) = crate::engine::bench::run_with(&engine.settings.eval);
                 JobOutput::Bench(nodes, nps)
             }
         }
     }
 }
 
-/// `crate::perft`, but `stop` ends it (`None`) between subtrees of depth 6.
+/// `crate::rules::perft`, but `stop` ends it (`None`) between subtrees of depth 6.
 fn perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth <= 6 {
-        return Some(crate::perft::perft(pos, depth));
+        return Some(crate::rules::perft::perft(pos, depth));
     }
     if stop.load(Ordering::Relaxed) {
         return None;
@@ -79,7 +79,7 @@ fn perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::color::{Color, Variant};
+    use crate::rules::color::{Color, Variant};
 
     #[test]
     fn stoppable_perft_agrees() {
@@ -89,7 +89,7 @@ mod tests {
             for depth in [0, 1, 7, 8] {
                 assert_eq!(
                     perft(&pos, depth, &never),
-                    Some(crate::perft::perft(&pos, depth))
+                    Some(crate::rules::perft::perft(&pos, depth))
                 );
             }
         }

@@ -14,8 +14,8 @@ pub mod parse;
 pub mod response;
 pub mod session;
 
-use crate::color::Variant;
-use crate::search::Engine;
+use crate::engine::search::Engine;
+use crate::rules::color::Variant;
 use job::{Job, JobOutput};
 use parse::Request;
 use response::Responder;
@@ -31,14 +31,27 @@ use std::thread;
 pub use command::{Command, CommandSpec, COMMANDS};
 pub use options::{Options, OPTIONS};
 
-/// Which protocol to speak.
+/// A text protocol: the one Mollett speaks, and the one the match runner
+/// speaks to an engine process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Protocol {
-    /// GTP, switching to NBoard when the first line is `nboard <version>`.
+    /// GTP. Mollett itself switches to NBoard when the first line is
+    /// `nboard <version>`.
     #[default]
     Gtp,
     /// NBoard from the first line.
     Nboard,
+}
+
+impl std::str::FromStr for Protocol {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "gtp" => Ok(Protocol::Gtp),
+            "nboard" => Ok(Protocol::Nboard),
+            _ => Err(format!("unknown protocol '{s}' (gtp or nboard)")),
+        }
+    }
 }
 
 /// What the protocol loop waits for.

@@ -1,10 +1,10 @@
 //! The option table: one list drives `set_option`, `get_option`, `options`
 //! and the search settings.
 
-use crate::eval::EvalKind;
-use crate::search::params::Params;
-use crate::search::{Scoring, Settings};
-use crate::timeman::TimeParams;
+use crate::engine::eval::EvalKind;
+use crate::engine::search::params::Params;
+use crate::engine::search::{Scoring, Settings};
+use crate::engine::timeman::TimeParams;
 use std::fmt;
 
 /// What values an option takes.
@@ -381,7 +381,8 @@ impl Options {
     /// The tunable search constants.
     pub fn search_params(&self) -> Params {
         Params {
-            aspiration_window: (self.float("aspiration") * crate::eval::UNITS_PER_DISC as f64)
+            aspiration_window: (self.float("aspiration")
+                * crate::engine::eval::UNITS_PER_DISC as f64)
                 .round()
                 .max(1.0) as i32,
             aspiration_min_depth: self.int("aspiration_depth") as u32,
@@ -495,7 +496,7 @@ mod tests {
         assert!(err.starts_with("invalid value: eval"), "{err}");
         assert_eq!(o, before);
         let path = std::env::temp_dir().join(format!("mollett-opt-{}.bin", std::process::id()));
-        std::fs::write(&path, crate::eval::pattern::EMBEDDED_WEIGHTS).unwrap();
+        std::fs::write(&path, crate::engine::eval::pattern::EMBEDDED_WEIGHTS).unwrap();
         o.set("eval", path.to_str().unwrap()).unwrap();
         assert_eq!(o.eval(), EvalKind::File(path.clone()));
         std::fs::remove_file(&path).unwrap();

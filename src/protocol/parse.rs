@@ -1,8 +1,8 @@
 //! From raw input bytes to typed requests: GTP preprocessing, then nom parsers.
 
 use super::command::{lookup, Command, KgsTime};
-use crate::color::{Color, Variant};
-use crate::square::Move;
+use crate::rules::color::{Color, Variant};
+use crate::rules::square::Move;
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{digit1, space1};
@@ -311,7 +311,7 @@ pub fn perft(i: &str) -> Res<'_, Command> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Square;
+    use crate::rules::square::Square;
 
     fn cmd(s: &str) -> Result<Command, String> {
         parse_line(s).command

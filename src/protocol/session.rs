@@ -5,12 +5,12 @@
 use super::command::{lookup, Command, KgsTime, COMMANDS};
 use super::job::{Job, JobOutput};
 use super::options::Options;
-use crate::board::{Position, CLASSIC_SUPPLY};
-use crate::color::{Color, Variant};
-use crate::game::Game;
-use crate::search::{Engine, Limits, Scoring};
-use crate::square::{Move, Square};
-use crate::timeman::{self, Clock};
+use crate::engine::search::{Engine, Limits, Scoring};
+use crate::engine::timeman::{self, Clock};
+use crate::rules::color::{Color, Variant};
+use crate::rules::game::Game;
+use crate::rules::position::{Position, CLASSIC_SUPPLY};
+use crate::rules::square::{Move, Square};
 use std::time::{Duration, Instant};
 
 /// What the protocol loop should do after a command.

@@ -6,11 +6,12 @@
 //! without a space before the id, and engines (GRhino) that refuse
 //! `play <colour> pass` and infer passes from the colour of the next move.
 
-use super::record::ggf_game;
-use super::referee::TimeControl;
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::square::Move;
+use super::types::TimeControl;
+use crate::protocol::Protocol;
+use crate::rules::color::{Color, Variant};
+use crate::rules::ggf::ggf_game;
+use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -21,13 +22,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    Gtp,
-    Nboard,
-}
 
 /// How GTP `time_settings` and `time_left` write seconds. Either way times are
 /// rounded down, so an engine never believes it has more than it has.
@@ -63,7 +57,7 @@ pub struct EngineSpec {
     /// Program and arguments, split on whitespace (no shell quoting).
     pub cmd: String,
     pub dir: Option<PathBuf>,
-    pub proto: Proto,
+    pub proto: Protocol,
     /// Overrides the match's time control for this engine (`tc=none`: no clock).
     pub tc: Option<TimeControl>,
     /// Commands sent once after start-up, e.g. `set_option depth 10`.
@@ -102,7 +96,7 @@ impl FromStr for EngineSpec {
             name: String::new(),
             cmd: String::new(),
             dir: None,
-            proto: Proto::Gtp,
+            proto: Protocol::Gtp,
             tc: None,
             init: Vec::new(),
             time: TimeFormat::Int,
@@ -113,11 +107,7 @@ impl FromStr for EngineSpec {
                 "cmd" => spec.cmd = v,
                 "dir" => spec.dir = Some(PathBuf::from(v)),
                 "proto" => {
-                    spec.proto = match v.to_ascii_lowercase().as_str() {
-                        "gtp" => Proto::Gtp,
-                        "nboard" => Proto::Nboard,
-                        _ => return Err(format!("unknown protocol '{v}' (gtp or nboard)")),
-                    }
+                    spec.proto = v.parse()?;
                 }
                 "tc" => spec.tc = Some(v.parse()?),
                 "st" => {
@@ -176,7 +166,7 @@ impl fmt::Display for EngineError {
 }
 
 /// A GTP answer: `Ok` for `=`, `Err` for `?`, with the id stripped.
-pub type Answer = Result<String, String>;
+pub type GtpAnswer = Result<String, String>;
 
 /// What `genmove` produced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,7 +244,7 @@ impl EngineProcess {
         // Start-up may load tables (Edax, Egaroucid): more than one answer's wait.
         let hello = hang.max(Duration::from_secs(10));
         match spec.proto {
-            Proto::Gtp => {
+            Protocol::Gtp => {
                 if let Ok(list) = e.gtp("list_commands", hello)? {
                     e.commands = list
                         .lines()
@@ -262,19 +252,19 @@ impl EngineProcess {
                         .collect();
                 }
             }
-            Proto::Nboard => {
+            Protocol::Nboard => {
                 e.write_line("nboard 2")?;
                 e.nboard_sync(hello)?;
             }
         }
         for c in spec.init.clone() {
             match spec.proto {
-                Proto::Gtp => {
+                Protocol::Gtp => {
                     if let Err(m) = e.gtp(&c, hello)? {
                         return Err(EngineError::Malformed(format!("'{c}' failed: {m}")));
                     }
                 }
-                Proto::Nboard => e.write_line(&c)?,
+                Protocol::Nboard => e.write_line(&c)?,
             }
         }
         Ok(e)
@@ -326,7 +316,7 @@ impl EngineProcess {
     }
 
     /// Sends one GTP command (with an id) and reads its answer.
-    pub fn gtp(&mut self, cmd: &str, limit: Duration) -> Result<Answer, EngineError> {
+    pub fn gtp(&mut self, cmd: &str, limit: Duration) -> Result<GtpAnswer, EngineError> {
         // Lines left over (debug output, a late answer) are not this answer.
         while self.lines.try_recv().is_ok() {}
         let id = self.next_id;
@@ -390,7 +380,7 @@ impl EngineProcess {
         is_standard_start: bool,
         tc: TimeControl,
     ) -> Result<(), EngineError> {
-        if self.spec.proto == Proto::Nboard {
+        if self.spec.proto == Protocol::Nboard {
             return Ok(()); // the whole game goes with every `go`
         }
         if is_standard_start {
@@ -430,7 +420,7 @@ impl EngineProcess {
 
     /// Tells the engine about a move played by `colour` (its own forced pass included).
     pub fn tell(&mut self, variant: Variant, colour: Color, mv: Move) -> Result<(), EngineError> {
-        if self.spec.proto == Proto::Nboard {
+        if self.spec.proto == Protocol::Nboard {
             return Ok(());
         }
         if mv == Move::Pass && !self.takes_passes {
@@ -461,7 +451,7 @@ impl EngineProcess {
     ) -> Result<Reply, EngineError> {
         let variant = start.variant;
         match self.spec.proto {
-            Proto::Gtp => {
+            Protocol::Gtp => {
                 if let Some((left, tc)) = time_left {
                     if self.lists("time_left") {
                         let stones = matches!(tc, TimeControl::PerMove(_)) as u32;
@@ -480,7 +470,7 @@ impl EngineProcess {
                     Err(m) => Err(EngineError::Malformed(format!("'{cmd}' failed: {m}"))),
                 }
             }
-            Proto::Nboard => {
+            Protocol::Nboard => {
                 let ti = time_left.map(|(left, _)| left);
                 let ggf = ggf_game(start, moves, &[], "black", "white", None, ti);
                 self.write_line(&format!("set game {ggf}"))?;
@@ -502,8 +492,8 @@ impl EngineProcess {
     /// Says goodbye, then kills what is left of the process group.
     pub fn quit(mut self) {
         let _ = match self.spec.proto {
-            Proto::Gtp => self.write_line("quit"),
-            Proto::Nboard => self.write_line("quit"),
+            Protocol::Gtp => self.write_line("quit"),
+            Protocol::Nboard => self.write_line("quit"),
         };
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
@@ -625,7 +615,7 @@ mod tests {
         assert_eq!(strip_id("3", 3).trim(), "");
         assert_eq!(
             parse_reply("PASS").unwrap(),
-            Reply::Move(crate::square::Move::Pass)
+            Reply::Move(crate::rules::square::Move::Pass)
         );
         assert_eq!(parse_reply("PA").unwrap(), Reply::Move(Move::Pass));
         assert_eq!(

@@ -1,6 +1,7 @@
 //! Matches and tournaments between engine processes, refereed by the rules core.
 //!
-//! `engine` drives a process over GTP or NBoard, `referee` plays one game,
+//! Layered, each file using only those before it: `types` (clocks, how a
+//! game ended), `engine` drives a process over GTP or NBoard, `referee` plays one game,
 //! `openings` reads and generates openings, `record` writes and reads result
 //! files, `runner` schedules games and `report` summarises them; `tune`
 //! tunes engine options by SPSA over the runner.
@@ -11,11 +12,14 @@ pub mod record;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod stats;
 pub mod tune;
+pub mod types;
 
-pub use engine::{EngineError, EngineProcess, EngineSpec, Proto, TimeFormat};
+pub use engine::{EngineError, EngineProcess, EngineSpec, TimeFormat};
 pub use openings::Opening;
 pub use record::GameRecord;
-pub use referee::{Limits, Reason, TimeControl};
+pub use referee::RefereeLimits;
 pub use report::Report;
 pub use runner::{Config, Format};
+pub use types::{Reason, TimeControl};

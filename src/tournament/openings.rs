@@ -1,12 +1,13 @@
 //! Openings: reading move sequences and board lines, random classic
 //! placements, and the generator behind `mollett openings`.
 
-use crate::board::{Position, CENTRE};
-use crate::color::{Color, Variant};
-use crate::game::Game;
+use crate::engine::search::{Engine, Limits, Settings};
 pub use crate::rng::Rng;
-use crate::search::{Engine, Limits, Settings};
-use crate::square::{Move, Square};
+use crate::rules::color::{Color, Variant};
+use crate::rules::game::Game;
+use crate::rules::movelist::{moves_text, parse_moves};
+use crate::rules::position::{Position, CENTRE};
+use crate::rules::square::{Move, Square};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
@@ -34,39 +35,6 @@ impl Opening {
             Opening::Board(p) => p.to_obf().replace(' ', ""),
         }
     }
-}
-
-/// Moves run together, passes as `pa`: `f5d6pa`.
-pub fn moves_text(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| match m {
-            Move::Place(sq) => sq.to_string(),
-            Move::Pass => "pa".to_string(),
-        })
-        .collect()
-}
-
-/// Reads `f5d6c3`, `F5 D6 C3` or `f5-d6`; passes as `pa` or `pass`.
-pub fn parse_moves(s: &str) -> Result<Vec<Move>, String> {
-    let mut out = Vec::new();
-    let bad = |t: &str| format!("bad move '{t}' in '{s}'");
-    for word in s.split(|c: char| c.is_whitespace() || c == '-' || c == ',') {
-        if word.is_empty() {
-            continue;
-        }
-        if word.eq_ignore_ascii_case("pass") {
-            out.push(Move::Pass);
-            continue;
-        }
-        if word.len() % 2 != 0 || !word.is_ascii() {
-            return Err(bad(word));
-        }
-        for i in (0..word.len()).step_by(2) {
-            out.push(word[i..i + 2].parse::<Move>().map_err(|_| bad(word))?);
-        }
-    }
-    Ok(out)
 }
 
 /// Parses one line of an openings file (`None` for blanks and comments),
@@ -125,7 +93,7 @@ pub fn classic_placements(count: usize, seed: u64) -> Vec<Opening> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
-            let mut centre: Vec<Move> = crate::bitboard::Bits(CENTRE)
+            let mut centre: Vec<Move> = crate::rules::bitboard::Bits(CENTRE)
                 .map(|i| Move::Place(Square::from_index(i)))
                 .collect();
             rng.shuffle(&mut centre);

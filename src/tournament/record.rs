@@ -8,12 +8,12 @@
 //! game=0 pair=0 black=mollett white=rhino variant=modern opening=0 start=startpos book=2 moves=f5d6c3... discs=40-24 result=1-0 reason=normal time=12.345/10.100
 //! ```
 
-use super::openings::{moves_text, parse_moves};
-use super::referee::{Played, Reason};
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::ggf::{clock_text, GgfGame};
-use crate::square::Move;
+use super::referee::Played;
+use super::types::Reason;
+use crate::rules::color::{Color, Variant};
+use crate::rules::movelist::{moves_text, parse_moves};
+use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
@@ -264,54 +264,6 @@ pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     f.flush()
 }
 
-/// Today's date (UTC) as `YYYY-MM-DD`, from the civil-from-days algorithm.
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// One GGF game on one line (see [`crate::ggf`]). `times` (seconds per
-/// ply, 0 for none) may be shorter than `moves`; `result` is black's disc
-/// margin; `clock` fills `TI`.
-pub fn ggf_game(
-    start: &Position,
-    moves: &[Move],
-    times: &[f64],
-    black: &str,
-    white: &str,
-    result: Option<i32>,
-    clock: Option<f64>,
-) -> String {
-    let mut game = GgfGame::new(*start);
-    game.place = Some("Mollett match".into());
-    game.date = Some(today());
-    game.black = Some(black.into());
-    game.white = Some(white.into());
-    game.result = Some(result.map_or("?".into(), |r| format!("{r:+}.000")));
-    game.time_control = clock.map(clock_text);
-    for (i, &mv) in moves.iter().enumerate() {
-        // Hundredths are plenty, and keep the records short.
-        let time = times
-            .get(i)
-            .filter(|&&t| t > 0.0)
-            .map(|t| (t * 100.0).round() / 100.0);
-        game.push(mv, None, time);
-    }
-    game.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,22 +297,5 @@ mod tests {
         };
         assert_eq!(GameRecord::parse(&r2.to_line()), Ok(r2));
         assert!(GameRecord::parse("game=1 pair=0").is_err());
-    }
-
-    #[test]
-    fn ggf_shape() {
-        let start = Position::start(Variant::Modern, Color::Black);
-        let g = ggf_game(
-            &start,
-            &parse_moves("f5d6").unwrap(),
-            &[0.0, 1.234],
-            "x",
-            "y",
-            Some(12),
-            Some(60.0),
-        );
-        assert!(g.starts_with("(;GM[Othello]PC[Mollett match]DT["), "{g}");
-        assert!(g.contains("PB[x]PW[y]RE[+12.000]TI[01:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6//1.23];)"), "{g}");
-        assert_eq!(today().len(), 10);
     }
 }

@@ -2,8 +2,8 @@
 //! a cross table and maximum-likelihood ratings for a tournament.
 
 use super::record::GameRecord;
-use super::referee::Reason;
-use crate::stats::{ml_ratings, Pentanomial, Sprt, Verdict, Wdl};
+use super::types::Reason;
+use crate::tournament::stats::{ml_ratings, Pentanomial, Sprt, Verdict, Wdl};
 use std::collections::BTreeMap;
 use std::fmt;
 

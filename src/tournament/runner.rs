@@ -2,14 +2,17 @@
 //! worker threads with their own engine processes, the result files,
 //! progress on stderr and the SPRT stop.
 
-use super::engine::{EngineProcess, EngineSpec, Proto};
+use super::engine::{EngineProcess, EngineSpec};
 use super::openings::{classic_placements, Opening, Rng};
-use super::record::{append_line, ggf_game, read_results, GameRecord};
-use super::referee::{play_game, Limits, Played, Reason, TimeControl};
+use super::record::{append_line, read_results, GameRecord};
+use super::referee::{play_game, Played, RefereeLimits};
 use super::report::{Matchup, Report};
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::stats::{Sprt, Verdict};
+use super::types::{Reason, TimeControl};
+use crate::protocol::Protocol;
+use crate::rules::color::{Color, Variant};
+use crate::rules::ggf::ggf_game;
+use crate::rules::position::Position;
+use crate::tournament::stats::{Sprt, Verdict};
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,7 +39,7 @@ pub struct Config {
     pub variant: Variant,
     /// The clock of engines whose spec sets none.
     pub tc: TimeControl,
-    pub limits: Limits,
+    pub limits: RefereeLimits,
     /// From a file; empty means the start position (modern) or random
     /// centre placements (classic).
     pub openings: Vec<Opening>,
@@ -54,7 +57,7 @@ pub struct Config {
 
 /// One game of the list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Job {
+pub struct ScheduledGame {
     pub index: usize,
     pub pair: usize,
     pub black: usize,
@@ -74,7 +77,7 @@ fn pair_count(format: Format, engines: usize) -> usize {
 
 /// The full deterministic game list: pair `p` is games `2p` and `2p + 1`,
 /// the same opening with colours swapped.
-pub fn schedule(format: Format, engines: usize, openings: usize) -> Vec<Job> {
+pub fn schedule(format: Format, engines: usize, openings: usize) -> Vec<ScheduledGame> {
     let pairings: Vec<(usize, usize)> = match format {
         Format::Match { .. } => vec![(0, 1)],
         Format::RoundRobin { .. } => (0..engines)
@@ -93,7 +96,7 @@ pub fn schedule(format: Format, engines: usize, openings: usize) -> Vec<Job> {
         for (k, (black, white)) in [(a, b), (b, a)].into_iter().enumerate() {
             let index = 2 * p + k;
             if index < games {
-                jobs.push(Job {
+                jobs.push(ScheduledGame {
                     index,
                     pair: p,
                     black,
@@ -121,7 +124,7 @@ pub fn unique_names(specs: &mut [EngineSpec]) {
 }
 
 /// What a run did.
-pub struct Outcome {
+pub struct RunSummary {
     /// Every game of this run's slice, earlier runs' (resumed) included.
     pub records: Vec<GameRecord>,
     pub report: Report,
@@ -133,7 +136,7 @@ pub struct Outcome {
 fn preflight(cfg: &Config, abort: &Arc<AtomicBool>) -> Result<(), String> {
     let boards = cfg.openings.iter().any(|o| matches!(o, Opening::Board(_)));
     for spec in &cfg.engines {
-        if cfg.variant == Variant::Classic && spec.proto == Proto::Nboard {
+        if cfg.variant == Variant::Classic && spec.proto == Protocol::Nboard {
             return Err(format!(
                 "{}: NBoard engines play modern rules only; classic games need a GTP engine that accepts 'newgame classic'",
                 spec.name
@@ -141,7 +144,7 @@ fn preflight(cfg: &Config, abort: &Arc<AtomicBool>) -> Result<(), String> {
         }
         let mut e = EngineProcess::start(spec, cfg.limits.hang, abort.clone())
             .map_err(|e| format!("{}: {e}", spec.name))?;
-        if spec.proto == Proto::Gtp {
+        if spec.proto == Protocol::Gtp {
             if cfg.variant == Variant::Classic {
                 let hang = e.hang;
                 match e.gtp("newgame classic", hang) {
@@ -189,7 +192,7 @@ fn not_started(start: Position, side: Color, detail: String) -> Played {
 
 /// Runs the games of `cfg` not yet in its result file. `abort` (Ctrl-C)
 /// stops at once, dropping unfinished games; the report covers what finished.
-pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
+pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
     if cfg.engines.len() < 2 {
         return Err("need at least two engines".into());
     }
@@ -206,7 +209,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
         openings = classic_placements(pairs.max(1), cfg.seed.unwrap_or(0));
     }
     let (si, sn) = cfg.shard;
-    let jobs: Vec<Job> = schedule(cfg.format, cfg.engines.len(), openings.len())
+    let jobs: Vec<ScheduledGame> = schedule(cfg.format, cfg.engines.len(), openings.len())
         .into_iter()
         .filter(|j| j.pair % sn == si - 1)
         .collect();
@@ -241,7 +244,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
         }
     }
     let done: HashSet<usize> = records.iter().map(|r| r.index).collect();
-    let pending: VecDeque<Job> = jobs
+    let pending: VecDeque<ScheduledGame> = jobs
         .iter()
         .filter(|j| !done.contains(&j.index))
         .copied()
@@ -259,7 +262,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
     let total_pending = pending.len();
     let queue = Arc::new(Mutex::new(pending));
     let openings = Arc::new(openings);
-    let (tx, rx) = channel::<(Job, Played)>();
+    let (tx, rx) = channel::<(ScheduledGame, Played)>();
     let mut workers = Vec::new();
     for _ in 0..cfg.concurrency.max(1).min(total_pending.max(1)) {
         let (queue, stop, abort, tx, openings) = (
@@ -347,7 +350,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<Outcome, String> {
     }
     let mut report = Report::build(&records, cfg.sprt);
     report.stopped = stopped;
-    Ok(Outcome {
+    Ok(RunSummary {
         records,
         report,
         planned,
@@ -416,11 +419,11 @@ fn progress(
 /// One worker: takes games off the queue and plays them with its own processes.
 fn worker(
     cfg: &Config,
-    queue: &Mutex<VecDeque<Job>>,
+    queue: &Mutex<VecDeque<ScheduledGame>>,
     openings: &[Opening],
     stop: &AtomicBool,
     abort: &Arc<AtomicBool>,
-    tx: &std::sync::mpsc::Sender<(Job, Played)>,
+    tx: &std::sync::mpsc::Sender<(ScheduledGame, Played)>,
 ) {
     let mut procs: Vec<Option<EngineProcess>> = cfg.engines.iter().map(|_| None).collect();
     loop {

@@ -16,11 +16,12 @@
 
 use super::engine::EngineSpec;
 use super::openings::{classic_placements, Opening, Rng};
-use super::referee::{Limits, TimeControl};
+use super::referee::RefereeLimits;
 use super::report::Matchup;
 use super::runner::{self, Config, Format};
-use crate::color::Variant;
-use crate::stats::Wdl;
+use super::types::TimeControl;
+use crate::rules::color::Variant;
+use crate::tournament::stats::Wdl;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -278,7 +279,7 @@ pub struct TuneConfig {
     pub games_per_iter: usize,
     pub variant: Variant,
     pub tc: TimeControl,
-    pub limits: Limits,
+    pub limits: RefereeLimits,
     /// In file order; shuffled by `seed`.
     pub openings: Vec<Opening>,
     pub concurrency: usize,

@@ -20,9 +20,9 @@
 //! board is skipped with its line number, and the rest is kept.
 
 use super::Sample;
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::square::{Move, Square};
+use crate::rules::color::{Color, Variant};
+use crate::rules::position::Position;
+use crate::rules::square::{Move, Square};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -31,7 +31,7 @@ pub const MAGIC: &str = "# mollett-corpus 1";
 
 /// One game of the corpus.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct CorpusGame {
     /// Game index within its run (with the header's seed it fixes the game).
     pub index: u64,
     /// Placements in order, passes left out; `true` marks a random choice.
@@ -40,7 +40,7 @@ pub struct GameRecord {
     pub result: i32,
 }
 
-impl GameRecord {
+impl CorpusGame {
     /// The record's line (without newline).
     pub fn to_line(&self) -> String {
         let mut s = format!("{} ", self.index);
@@ -58,7 +58,7 @@ impl GameRecord {
 
     /// Parses a game line and replays it under `variant`'s rules, checking
     /// legality, that the game ended, and the result.
-    pub fn parse(line: &str, variant: Variant) -> Result<GameRecord, String> {
+    pub fn parse(line: &str, variant: Variant) -> Result<CorpusGame, String> {
         let f: Vec<&str> = line.split_whitespace().collect();
         if f.len() != 3 {
             return Err(format!("expected 3 fields, found {}", f.len()));
@@ -75,7 +75,7 @@ impl GameRecord {
             moves.push((sq, pair[0].is_ascii_uppercase()));
         }
         let result: i32 = f[2].parse().map_err(|_| format!("bad result '{}'", f[2]))?;
-        let rec = GameRecord {
+        let rec = CorpusGame {
             index,
             moves,
             result,
@@ -193,7 +193,7 @@ impl Header {
 #[derive(Debug)]
 pub struct Corpus {
     pub header: Header,
-    pub games: Vec<GameRecord>,
+    pub games: Vec<CorpusGame>,
     pub skipped: Vec<String>,
     /// Bytes of the file up to the end of its last complete line; a run that
     /// appends truncates a torn last line (from a kill) to this.
@@ -232,7 +232,7 @@ pub fn parse(file: &[u8]) -> Result<Corpus, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        match GameRecord::parse(line, header.variant) {
+        match CorpusGame::parse(line, header.variant) {
             Ok(g) if !seen.insert(g.index) => {
                 skipped.push(format!("line {n}: game {} repeated", g.index))
             }
@@ -283,7 +283,7 @@ mod tests {
     use super::*;
 
     /// A whole game played by always taking the first legal move.
-    fn first_move_game(variant: Variant) -> GameRecord {
+    fn first_move_game(variant: Variant) -> CorpusGame {
         let mut pos = Position::start(variant, Color::Black);
         let mut moves = Vec::new();
         while !pos.is_game_over() {
@@ -296,7 +296,7 @@ mod tests {
         }
         let b = pos.discs_of(Color::Black).count_ones() as i32;
         let w = pos.discs_of(Color::White).count_ones() as i32;
-        GameRecord {
+        CorpusGame {
             index: 3,
             moves,
             result: b - w,
@@ -309,7 +309,7 @@ mod tests {
             let g = first_move_game(variant);
             let line = g.to_line();
             assert!(line.starts_with("3 "));
-            assert_eq!(GameRecord::parse(&line, variant).unwrap(), g);
+            assert_eq!(CorpusGame::parse(&line, variant).unwrap(), g);
         }
     }
 
@@ -318,18 +318,18 @@ mod tests {
         let g = first_move_game(Variant::Modern);
         let line = g.to_line();
         let wrong_result = format!("{} {}", &line[..line.rfind(' ').unwrap()], g.result + 2);
-        assert!(GameRecord::parse(&wrong_result, Variant::Modern)
+        assert!(CorpusGame::parse(&wrong_result, Variant::Modern)
             .unwrap_err()
             .contains("final board"));
         let short = format!("3 {} +0", &line[2..40]);
-        assert!(GameRecord::parse(&short, Variant::Modern)
+        assert!(CorpusGame::parse(&short, Variant::Modern)
             .unwrap_err()
             .contains("does not end"));
-        assert!(GameRecord::parse("3 a1a1 +0", Variant::Modern)
+        assert!(CorpusGame::parse("3 a1a1 +0", Variant::Modern)
             .unwrap_err()
             .contains("illegal"));
-        assert!(GameRecord::parse("x f5 +0", Variant::Modern).is_err());
-        assert!(GameRecord::parse("3 f5 +nan", Variant::Modern).is_err());
+        assert!(CorpusGame::parse("x f5 +0", Variant::Modern).is_err());
+        assert!(CorpusGame::parse("3 f5 +nan", Variant::Modern).is_err());
     }
 
     #[test]

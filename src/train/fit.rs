@@ -9,8 +9,8 @@
 //! first: the later stages have the most exact labels).
 
 use super::{Rng, Sample};
-use crate::eval::pattern::{
-    global_features, instance_indices, pattern_set, stage_of, Weights, GLOBALS, INSTANCES,
+use crate::engine::eval::pattern::{
+    global_features, instance_indices, pattern_set, stage_of, PatternWeights, GLOBALS, INSTANCES,
     WEIGHT_SCALE,
 };
 use std::time::Instant;
@@ -41,7 +41,7 @@ pub struct FitConfig {
 impl Default for FitConfig {
     fn default() -> FitConfig {
         FitConfig {
-            stages: crate::eval::pattern::DEFAULT_STAGES,
+            stages: crate::engine::eval::pattern::DEFAULT_STAGES,
             epochs: 20,
             seed: 1,
             lr: 0.02,
@@ -132,7 +132,7 @@ pub fn stage_discs(stage: usize, stages: usize) -> (u32, u32) {
 
 /// Fits weights to the samples (classic-opening positions are skipped: the
 /// evaluation returns 0 there).
-pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (Weights, Vec<StageReport>) {
+pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageReport>) {
     let t0 = Instant::now();
     let outcomes = super::game_outcomes(samples);
     let rows: Vec<Row> = samples
@@ -156,7 +156,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (Weights, Vec<StageReport>) {
             t0.elapsed().as_secs_f64()
         );
     }
-    let per = Weights::per_stage();
+    let per = PatternWeights::per_stage();
     let gbase = pattern_set().slots_per_stage;
     let mut all = vec![0f32; cfg.stages * per];
     let mut reports = Vec::new();
@@ -258,7 +258,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (Weights, Vec<StageReport>) {
         .map(|&x| (x * WEIGHT_SCALE as f32).round().clamp(-32767.0, 32767.0) as i16)
         .collect();
     (
-        Weights {
+        PatternWeights {
             stages: cfg.stages,
             data,
         },
@@ -269,15 +269,15 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (Weights, Vec<StageReport>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::playout;
-    use crate::color::Variant;
-    use crate::eval::pattern::PatternEval;
+    use crate::engine::eval::pattern::PatternEval;
+    use crate::rules::color::Variant;
+    use crate::rules::position::playout;
 
     #[test]
     fn fit_recovers_a_planted_linear_target() {
         // Target: mobility, parity and the edge pattern's configuration, linear in the features.
         let set = pattern_set();
-        let mut planted = Weights::zeros(1);
+        let mut planted = PatternWeights::zeros(1);
         let mut x = 12345u64;
         for j in 0..set.patterns[0].slots {
             x ^= x << 13;

@@ -17,9 +17,9 @@ pub mod fit;
 pub mod probcut;
 pub mod selfplay;
 
-use crate::board::Position;
-use crate::color::Variant;
-use crate::eval::Evaluator;
+use crate::engine::eval::Evaluator;
+use crate::rules::color::Variant;
+use crate::rules::position::Position;
 use std::path::Path;
 
 /// A labelled position.
@@ -101,7 +101,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
         return Ok(corpus::samples(&c));
     }
     if path.extension().is_some_and(|e| e == "obf") {
-        let problems = crate::suite::read(path)?;
+        let problems = crate::rules::obf::read(path)?;
         return Ok(problems
             .into_iter()
             .filter_map(|p| {
@@ -213,7 +213,7 @@ pub fn eval_errors(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::color::Color;
+    use crate::rules::color::Color;
 
     #[test]
     fn obf_problems_read_as_exact_samples() {
@@ -234,7 +234,7 @@ mod tests {
     #[test]
     fn sample_lines_round_trip() {
         for variant in [Variant::Modern, Variant::Classic] {
-            let pos = crate::bench::playout(variant, 30, 5);
+            let pos = crate::rules::position::playout(variant, 30, 5);
             let s = Sample {
                 pos,
                 score: -6.5,

@@ -7,8 +7,8 @@
 //! empties (`SigmaModel`), by least squares over cells weighted by their counts.
 
 use super::{read_samples, Rng};
-use crate::eval::{Evaluator, SigmaModel, UNITS_PER_DISC};
-use crate::search::{probcut_shallow_depth, Engine, Limits, Settings};
+use crate::engine::eval::{Evaluator, SigmaModel, UNITS_PER_DISC};
+use crate::engine::search::{probcut_shallow_depth, Engine, Limits, Settings};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 

@@ -5,13 +5,13 @@
 //! split with `--shard i/n` writes exactly the lines of the unsplit run, in
 //! pieces that can be concatenated.
 
-use super::corpus::{self, GameRecord, Header};
+use super::corpus::{self, CorpusGame, Header};
 use super::{Rng, Sample};
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::eval::Evaluator;
-use crate::search::{Engine, Limits, Settings};
-use crate::square::{Move, Square};
+use crate::engine::eval::Evaluator;
+use crate::engine::search::{Engine, Limits, Settings};
+use crate::rules::color::{Color, Variant};
+use crate::rules::position::Position;
+use crate::rules::square::{Move, Square};
 use crate::tournament::openings::Opening;
 use std::collections::HashSet;
 use std::io::Write;
@@ -379,7 +379,7 @@ pub fn run_corpus(
                     let Some(&k) = todo.get(i) else { return };
                     let (moves, end) = play_game(cfg, &mut engine, k, &mut |_| {});
                     let moves = moves.expect("corpus games start from the start position");
-                    let record = GameRecord {
+                    let record = CorpusGame {
                         index: k as u64,
                         moves: moves
                             .into_iter()
@@ -426,7 +426,7 @@ pub fn run_corpus(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::Handcrafted;
+    use crate::engine::eval::Handcrafted;
 
     #[test]
     fn selfplay_lines_parse_back_into_legal_positions_of_the_variant() {

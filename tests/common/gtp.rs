@@ -4,7 +4,8 @@
 
 use mollett::tournament::engine::{EngineProcess, EngineSpec};
 use mollett::tournament::record::{read_results, GameRecord};
-use mollett::tournament::referee::{self, Limits, Reason, TimeControl};
+use mollett::tournament::referee::{self, RefereeLimits};
+use mollett::tournament::types::{Reason, TimeControl};
 use mollett::{Color, Game, Move, Position, Variant};
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -149,7 +150,7 @@ pub fn play_game(
         true,
         &opening,
         [tc, tc],
-        Limits {
+        RefereeLimits {
             margin: 0.0,
             hang: Duration::from_secs(30),
         },

@@ -3,9 +3,9 @@
 use super::ordering::MoveList;
 use super::params::INFINITY;
 use super::worker::Worker;
-use crate::board::Position;
-use crate::eval::{EVAL_LIMIT, UNITS_PER_DISC};
-use crate::tt::{Bound, Entry};
+use crate::engine::eval::{EVAL_LIMIT, UNITS_PER_DISC};
+use crate::engine::tt::{Bound, Entry};
+use crate::rules::position::Position;
 
 impl Worker<'_> {
     /// Value of `pos` for the side to move, searched `depth` plies deep, in

@@ -1,9 +1,9 @@
 //! One search thread's state: node count, stop conditions, and the shared tables it reads.
 
 use super::params::{Params, POLL_INTERVAL};
-use crate::board::Position;
-use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::tt::TranspositionTable;
+use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
+use crate::engine::tt::TranspositionTable;
+use crate::rules::position::Position;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -122,7 +122,7 @@ impl<'a> Worker<'a> {
             deadline,
             node_limit,
             next_poll: POLL_INTERVAL,
-            fast_cpu: crate::cpu::has_fast_bits(),
+            fast_cpu: crate::rules::cpu::has_fast_bits(),
             pool: None,
             splits: Vec::new(),
             params: Params::default(),

@@ -1,14 +1,14 @@
 //! The handcrafted evaluation: mobility, potential mobility, corners, X/C squares, stability, parity, supplies.
 
-use super::features::{neighbours, stable_discs, CORNERS, CORNER_REGIONS};
 use super::{Evaluator, EVAL_LIMIT};
-use crate::board::Position;
-use crate::color::Variant;
+use crate::rules::color::Variant;
+use crate::rules::geometry::{neighbours, stable_discs, CORNERS, CORNER_REGIONS};
+use crate::rules::position::Position;
 
 /// Feature weights in evaluation units (hundredths of a disc) per unit of
 /// feature. Pairs are (opening, endgame) values, blended by the empties left.
 #[derive(Clone, Debug)]
-pub struct Weights {
+pub struct HandcraftedWeights {
     /// Per legal move more than the opponent (corner moves count twice).
     pub mobility: (i32, i32),
     /// Per empty square next to the opponent's discs, more than next to ours.
@@ -32,9 +32,9 @@ pub struct Weights {
     pub supply_shortfall: i32,
 }
 
-impl Default for Weights {
-    fn default() -> Weights {
-        Weights {
+impl Default for HandcraftedWeights {
+    fn default() -> HandcraftedWeights {
+        HandcraftedWeights {
             mobility: (45, 25),
             potential_mobility: (20, 8),
             corner: (350, 250),
@@ -52,7 +52,7 @@ impl Default for Weights {
 /// The handcrafted evaluator.
 #[derive(Clone, Debug, Default)]
 pub struct Handcrafted {
-    pub weights: Weights,
+    pub weights: HandcraftedWeights,
 }
 
 /// Empty squares at which the opening weight applies in full.
@@ -131,8 +131,8 @@ pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::symmetry;
-    use crate::color::Color;
+    use crate::rules::bitboard::symmetry;
+    use crate::rules::color::Color;
 
     #[test]
     fn evaluation_is_invariant_under_board_symmetries() {

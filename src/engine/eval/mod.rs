@@ -3,14 +3,13 @@
 //! The search only sees [`Evaluator`], so a learned pattern evaluation can
 //! replace [`Handcrafted`] later without touching the search.
 
-pub mod features;
 pub mod handcrafted;
 pub mod pattern;
 
-pub use handcrafted::{Handcrafted, Weights};
+pub use handcrafted::{Handcrafted, HandcraftedWeights};
 pub use pattern::PatternEval;
 
-use crate::board::Position;
+use crate::rules::position::Position;
 
 /// Evaluation units per disc: every internal score is in hundredths of a disc.
 pub const UNITS_PER_DISC: i32 = 100;

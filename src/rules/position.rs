@@ -1,8 +1,8 @@
 //! A position: discs relative to the side to move, the variant, and supplies.
 
-use crate::bitboard::{self, Bits};
-use crate::color::{Color, Variant};
-use crate::square::{Move, Square};
+use crate::rules::bitboard::{self, Bits};
+use crate::rules::color::{Color, Variant};
+use crate::rules::square::{Move, Square};
 use std::fmt;
 
 /// The four centre squares `d4 e4 d5 e5`.
@@ -201,88 +201,6 @@ impl Position {
         }
     }
 
-    /// The position's 64-character OBF board (`X` black, `O` white, `-` empty)
-    /// followed by a space and the side to move.
-    pub fn to_obf(&self) -> String {
-        let black = self.discs_of(Color::Black);
-        let white = self.discs_of(Color::White);
-        let mut s: String = (0..64)
-            .map(|i| {
-                if black >> i & 1 != 0 {
-                    'X'
-                } else if white >> i & 1 != 0 {
-                    'O'
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        s.push(' ');
-        s.push(if self.side == Color::Black { 'X' } else { 'O' });
-        s
-    }
-
-    /// Reads an OBF board: 64 characters (`X`/`x`/`*`/`b` black, `O`/`o`/`w`
-    /// white, `-`/`.` empty) and a side (`X` or `O`). In classic, `supply`
-    /// gives each side's discs in hand (black, then the second colour); when
-    /// `None` they are 32 minus a balanced share of the discs on the board.
-    pub fn from_obf(
-        board: &str,
-        side: &str,
-        variant: Variant,
-        supply: Option<[u8; 2]>,
-    ) -> Result<Position, PositionError> {
-        let chars: Vec<char> = board.chars().collect();
-        if chars.len() != 64 {
-            return Err(PositionError("board must have 64 squares"));
-        }
-        let (mut black, mut white) = (0u64, 0u64);
-        for (i, c) in chars.iter().enumerate() {
-            match c {
-                'X' | 'x' | '*' | 'b' | 'B' => black |= 1 << i,
-                'O' | 'o' | 'w' | 'W' => white |= 1 << i,
-                '-' | '.' => {}
-                _ => return Err(PositionError("board squares must be X, O or -")),
-            }
-        }
-        let side = match side {
-            "X" | "x" | "*" | "b" | "B" => Color::Black,
-            "O" | "o" | "w" | "W" => Color::White,
-            _ => return Err(PositionError("side must be X or O")),
-        };
-        let supply = match variant {
-            Variant::Modern => [0, 0],
-            Variant::Classic => {
-                let s = match supply {
-                    Some(s) => s,
-                    None => {
-                        // Without passes black has placed ceil(n/2) discs when it
-                        // started, and the side to move tells who started.
-                        let n = (black | white).count_ones() as u8;
-                        let (mover, other) = (n / 2, n - n / 2);
-                        let (b, w) = if side == Color::Black {
-                            (mover, other)
-                        } else {
-                            (other, mover)
-                        };
-                        [CLASSIC_SUPPLY - b.min(32), CLASSIC_SUPPLY - w.min(32)]
-                    }
-                };
-                if s[0] > CLASSIC_SUPPLY || s[1] > CLASSIC_SUPPLY {
-                    return Err(PositionError("supplies must be 0 to 32"));
-                }
-                // Every disc on the board was placed from a supply and none is ever removed.
-                if s[0] as u32 + s[1] as u32 + (black | white).count_ones() != 64 {
-                    return Err(PositionError(
-                        "supplies and discs on the board must add up to 64",
-                    ));
-                }
-                s
-            }
-        };
-        Ok(Position::from_colors(black, white, side, variant, supply))
-    }
-
     /// A stable 64-bit key for hashing, covering discs, side and supplies.
     pub fn key(&self) -> u64 {
         let mut h = key_mix(self.player, self.opponent);
@@ -306,4 +224,24 @@ fn key_mix(player: u64, opponent: u64) -> u64 {
 pub fn key_raw(player: u64, opponent: u64) -> u64 {
     let h = key_mix(player, opponent);
     h ^ (h >> 29)
+}
+/// Plays seeded random legal moves from the start until `empties` squares
+/// are left; a playout whose game ends first is retried with the next seed.
+pub fn playout(variant: Variant, empties: u32, seed: u64) -> Position {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    loop {
+        let mut pos = Position::start(variant, Color::Black);
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let moves = pos.legal_moves();
+            pos = pos
+                .play(moves[(state % moves.len() as u64) as usize])
+                .expect("legal move");
+        }
+        if !pos.is_game_over() {
+            return pos;
+        }
+    }
 }

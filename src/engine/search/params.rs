@@ -1,6 +1,6 @@
 //! Search tunables in one place, each with why it has its value (a glossary for the option table).
 
-use crate::eval::UNITS_PER_DISC;
+use crate::engine::eval::UNITS_PER_DISC;
 
 /// Larger than any score: exact scores are at most 64 discs.
 pub const INFINITY: i32 = 100 * UNITS_PER_DISC;

@@ -132,7 +132,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard::symmetry;
+    use crate::rules::bitboard::symmetry;
 
     #[test]
     fn a_lone_corner_is_stable_and_an_edge_run_from_it_too() {

@@ -3,10 +3,10 @@
 use super::midgame::disc_window;
 use super::params::*;
 use super::worker::Worker;
-use crate::board::Position;
-use crate::eval::UNITS_PER_DISC;
-use crate::square::Move;
-use crate::tt::TranspositionTable;
+use crate::engine::eval::UNITS_PER_DISC;
+use crate::engine::tt::TranspositionTable;
+use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::time::{Duration, Instant};
 
 /// A root move with its child position and its latest score (evaluation units).
@@ -56,7 +56,7 @@ impl Plan {
 
 /// What a thread settled on; its root moves are ordered best first.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct Settled {
     /// Score of the first root move, in evaluation units.
     pub score: i32,
     /// Deepest completed iteration (empties for an exact solve).
@@ -65,7 +65,7 @@ pub struct Report {
 }
 
 /// Result of one pass over the root moves.
-struct Pass {
+struct Sweep {
     completed: bool,
     /// Index and score of the best move whose search completed.
     best: Option<(usize, i32)>,
@@ -94,12 +94,12 @@ impl Worker<'_> {
         mut alpha: i32,
         beta: i32,
         plan: &Plan,
-    ) -> Pass {
+    ) -> Sweep {
         let mut best: Option<(usize, i32)> = None;
         let mut exact_scores: Vec<i32> = Vec::new();
         for i in 0..moves.len() {
             if i > 0 && self.poll() {
-                return Pass {
+                return Sweep {
                     completed: false,
                     best,
                 };
@@ -129,7 +129,7 @@ impl Worker<'_> {
                 (v, alpha)
             };
             if self.stopped {
-                return Pass {
+                return Sweep {
                     completed: false,
                     best,
                 };
@@ -149,7 +149,7 @@ impl Worker<'_> {
                 }
             }
         }
-        Pass {
+        Sweep {
             completed: true,
             best,
         }
@@ -158,8 +158,8 @@ impl Worker<'_> {
     /// One thread's search of the root: midgame iterations, then (in the
     /// endgame) a win/loss/draw solve and an exact solve. `moves` must not
     /// be empty; on return it is ordered best first.
-    pub fn think(&mut self, moves: &mut [RootMove], plan: &Plan, empties: u32) -> Report {
-        let mut report = Report {
+    pub fn think(&mut self, moves: &mut [RootMove], plan: &Plan, empties: u32) -> Settled {
+        let mut report = Settled {
             score: -self.eval.evaluate(&moves[0].child),
             depth: 0,
             exact: false,
@@ -275,7 +275,7 @@ impl Worker<'_> {
     fn accept_partial(
         &self,
         moves: &mut [RootMove],
-        report: &mut Report,
+        report: &mut Settled,
         best: Option<(usize, i32)>,
         alpha: i32,
     ) {
@@ -303,7 +303,7 @@ impl Worker<'_> {
         true
     }
 
-    fn log(&self, plan: &Plan, report: &Report, moves: &[RootMove], what: &str) {
+    fn log(&self, plan: &Plan, report: &Settled, moves: &[RootMove], what: &str) {
         if !log::log_enabled!(log::Level::Info) {
             return;
         }
@@ -357,7 +357,7 @@ pub fn pv_from_tt(tt: &TranspositionTable, root: &RootMove, max_len: usize) -> V
             .filter(|&m| moves >> m & 1 != 0)
         {
             Some(m) => {
-                let sq = crate::square::Square::from_index(m as u32);
+                let sq = crate::rules::square::Square::from_index(m as u32);
                 pv.push(Move::Place(sq));
                 pos = pos.play_unchecked(sq);
             }

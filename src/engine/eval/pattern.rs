@@ -12,15 +12,15 @@
 //! supplies) are added, with one set of weights per game stage (by discs on
 //! the board).
 //!
-//! Weights are quantised to `i16` in [`WEIGHT_SCALE`] units per disc and
-//! stored in a small binary file (see [`Weights::to_bytes`]); the shipped set
+//! PatternWeights are quantised to `i16` in [`WEIGHT_SCALE`] units per disc and
+//! stored in a small binary file (see [`PatternWeights::to_bytes`]); the shipped set
 //! is embedded in the binary.
 
-use super::features::neighbours;
 use super::{Evaluator, EVAL_LIMIT, UNITS_PER_DISC};
-use crate::bitboard::symmetry;
-use crate::board::{Position, CENTRE};
-use crate::color::{Color, Variant};
+use crate::rules::bitboard::symmetry;
+use crate::rules::color::{Color, Variant};
+use crate::rules::geometry::neighbours;
+use crate::rules::position::{Position, CENTRE};
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -401,7 +401,7 @@ fn ternary_board(pos: &Position) -> [u8; 64] {
 #[inline]
 pub fn instance_indices(pos: &Position, out: &mut [u32]) {
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::has_fast_bits() {
+    if crate::rules::cpu::has_fast_bits() {
         // SAFETY: the CPU supports the features `fast::instance_indices` is compiled for.
         unsafe { fast::instance_indices(pos, out) };
         return;
@@ -433,7 +433,7 @@ pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
 /// squares during the classic opening. With `FAST`, from the AVX2 kernel.
 ///
 /// # Safety
-/// With `FAST` the CPU must support AVX2 (callers check `crate::cpu::has_fast_bits`).
+/// With `FAST` the CPU must support AVX2 (callers check `crate::rules::cpu::has_fast_bits`).
 #[inline(always)]
 unsafe fn side_moves<const FAST: bool>(
     pos: &Position,
@@ -452,15 +452,15 @@ unsafe fn side_moves<const FAST: bool>(
     #[cfg(target_arch = "x86_64")]
     if FAST {
         // SAFETY: the caller guarantees AVX2 when `FAST`.
-        return unsafe { crate::bitboard::avx2::moves(player, opponent) };
+        return unsafe { crate::rules::bitboard::avx2::moves(player, opponent) };
     }
-    crate::bitboard::moves(player, opponent)
+    crate::rules::bitboard::moves(player, opponent)
 }
 
 /// [`global_features`]; with `FAST`, legal moves come from the AVX2 kernel.
 ///
 /// # Safety
-/// With `FAST` the CPU must support AVX2 (callers check `crate::cpu::has_fast_bits`).
+/// With `FAST` the CPU must support AVX2 (callers check `crate::rules::cpu::has_fast_bits`).
 #[inline(always)]
 unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [i32; GLOBALS] {
     // As through `Position::moves` (a classic side with an empty supply has no moves).
@@ -495,7 +495,7 @@ unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [i32; GLOBAL
 /// The evaluation and instance indices with BMI2 `pext` (one gather per
 /// instance and colour, then two lookups in [`PatternSet::digit_values`]),
 /// POPCNT and the AVX2 move generator. Only called after the run-time check
-/// in `crate::cpu`.
+/// in `crate::rules::cpu`.
 #[cfg(target_arch = "x86_64")]
 mod fast {
     use super::*;
@@ -522,7 +522,7 @@ mod fast {
     /// Same as `super::instance_indices_portable`.
     ///
     /// # Safety
-    /// The CPU must support BMI2 (callers check `crate::cpu::has_fast_bits`).
+    /// The CPU must support BMI2 (callers check `crate::rules::cpu::has_fast_bits`).
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     pub unsafe fn instance_indices(pos: &Position, out: &mut [u32]) {
         let set = pattern_set();
@@ -535,7 +535,7 @@ mod fast {
     ///
     /// # Safety
     /// The CPU must support popcnt, lzcnt, BMI1, BMI2 and AVX2 (callers check
-    /// `crate::cpu::has_fast_bits`).
+    /// `crate::rules::cpu::has_fast_bits`).
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     pub unsafe fn raw(eval: &PatternEval, pos: &Position) -> i32 {
         let set = pattern_set();
@@ -584,21 +584,21 @@ const HEADER_LEN: usize = 8 + 4 * 4 + 8;
 
 /// Compact quantised weights: per stage, each pattern's slots then the globals.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Weights {
+pub struct PatternWeights {
     pub stages: usize,
     pub data: Vec<i16>,
 }
 
-impl Weights {
-    /// Weights per stage: pattern slots plus globals.
+impl PatternWeights {
+    /// PatternWeights per stage: pattern slots plus globals.
     pub fn per_stage() -> usize {
         pattern_set().slots_per_stage + GLOBALS
     }
 
-    pub fn zeros(stages: usize) -> Weights {
-        Weights {
+    pub fn zeros(stages: usize) -> PatternWeights {
+        PatternWeights {
             stages,
-            data: vec![0; stages * Weights::per_stage()],
+            data: vec![0; stages * PatternWeights::per_stage()],
         }
     }
 
@@ -611,7 +611,7 @@ impl Weights {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.stages as u32).to_le_bytes());
-        out.extend_from_slice(&(Weights::per_stage() as u32).to_le_bytes());
+        out.extend_from_slice(&(PatternWeights::per_stage() as u32).to_le_bytes());
         out.extend_from_slice(&ENC_ZERO_RUNS.to_le_bytes());
         out.extend_from_slice(&pattern_set().checksum.to_le_bytes());
         let mut i = 0;
@@ -634,7 +634,7 @@ impl Weights {
         out
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightError> {
         let err = |m: &str| Err(WeightError(m.to_string()));
         if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
             return err("not a Mollett weight file (bad magic)");
@@ -647,7 +647,7 @@ impl Weights {
         let per_stage = u32_at(16) as usize;
         let encoding = u32_at(20);
         let checksum = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-        if checksum != pattern_set().checksum || per_stage != Weights::per_stage() {
+        if checksum != pattern_set().checksum || per_stage != PatternWeights::per_stage() {
             return err("weight file was made for other patterns (checksum mismatch)");
         }
         if stages == 0 || stages > 60 {
@@ -685,14 +685,15 @@ impl Weights {
         if data.len() != total {
             return err("weight file has the wrong number of weights");
         }
-        Ok(Weights { stages, data })
+        Ok(PatternWeights { stages, data })
     }
 
     /// Reads a weight file.
-    pub fn read(path: &Path) -> Result<Weights, WeightError> {
+    pub fn read(path: &Path) -> Result<PatternWeights, WeightError> {
         let bytes =
             std::fs::read(path).map_err(|e| WeightError(format!("{}: {e}", path.display())))?;
-        Weights::from_bytes(&bytes).map_err(|e| WeightError(format!("{}: {e}", path.display())))
+        PatternWeights::from_bytes(&bytes)
+            .map_err(|e| WeightError(format!("{}: {e}", path.display())))
     }
 
     /// Writes a weight file.
@@ -725,9 +726,9 @@ impl fmt::Debug for PatternEval {
 
 impl PatternEval {
     /// Expands compact weights into lookup tables.
-    pub fn new(w: &Weights) -> PatternEval {
+    pub fn new(w: &PatternWeights) -> PatternEval {
         let set = pattern_set();
-        let per = Weights::per_stage();
+        let per = PatternWeights::per_stage();
         let mut tables = vec![0i16; w.stages * set.full_per_stage];
         let mut globals = vec![0i16; w.stages * GLOBALS];
         for s in 0..w.stages {
@@ -746,18 +747,20 @@ impl PatternEval {
             stages: w.stages,
             tables,
             globals,
-            fast_cpu: crate::cpu::has_fast_bits(),
+            fast_cpu: crate::rules::cpu::has_fast_bits(),
         }
     }
 
     /// The shipped weights.
     pub fn embedded() -> Result<PatternEval, WeightError> {
-        Ok(PatternEval::new(&Weights::from_bytes(EMBEDDED_WEIGHTS)?))
+        Ok(PatternEval::new(&PatternWeights::from_bytes(
+            EMBEDDED_WEIGHTS,
+        )?))
     }
 
-    /// Weights from a file written by `mollett train`.
+    /// PatternWeights from a file written by `mollett train`.
     pub fn from_file(path: impl AsRef<Path>) -> Result<PatternEval, WeightError> {
-        Ok(PatternEval::new(&Weights::read(path.as_ref())?))
+        Ok(PatternEval::new(&PatternWeights::read(path.as_ref())?))
     }
 
     pub fn stages(&self) -> usize {
@@ -829,10 +832,10 @@ pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::color::Color;
+    use crate::rules::color::Color;
 
     fn random_position(seed: u64, variant: Variant) -> Position {
-        crate::bench::playout(variant, 20 + (seed % 30) as u32, seed)
+        crate::rules::position::playout(variant, 20 + (seed % 30) as u32, seed)
     }
 
     #[test]
@@ -852,8 +855,8 @@ mod tests {
         assert_eq!(set.digit_values.len(), 18880);
     }
 
-    fn random_weights(stages: usize, seed: u64) -> Weights {
-        let mut w = Weights::zeros(stages);
+    fn random_weights(stages: usize, seed: u64) -> PatternWeights {
+        let mut w = PatternWeights::zeros(stages);
         let mut x = seed | 1;
         for v in w.data.iter_mut() {
             x ^= x << 13;
@@ -898,7 +901,7 @@ mod tests {
         for seed in 0..1500u64 {
             for variant in [Variant::Modern, Variant::Classic] {
                 let max = if variant == Variant::Modern { 58 } else { 62 };
-                let pos = crate::bench::playout(variant, 2 + (seed % max) as u32, seed);
+                let pos = crate::rules::position::playout(variant, 2 + (seed % max) as u32, seed);
                 out.push(pos);
                 if variant == Variant::Classic {
                     let supply = [(seed % 5) as u8, (seed / 5 % 4) as u8];
@@ -948,7 +951,7 @@ mod tests {
         ];
         let positions = comparison_positions();
         assert_eq!(positions.len(), 6500);
-        let fast_cpu = crate::cpu::has_fast_bits();
+        let fast_cpu = crate::rules::cpu::has_fast_bits();
         if !fast_cpu {
             eprintln!("CPU without BMI2/AVX2: only the portable path is tested");
         }
@@ -987,7 +990,7 @@ mod tests {
             let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
             assert_eq!(globals[0], mobility, "{}", pos.to_obf());
             #[cfg(target_arch = "x86_64")]
-            if crate::cpu::has_fast_bits() {
+            if crate::rules::cpu::has_fast_bits() {
                 let mut fast = [u32::MAX; INSTANCES];
                 // SAFETY: the CPU has the features (checked above).
                 unsafe { fast::instance_indices(pos, &mut fast) };
@@ -1031,16 +1034,16 @@ mod tests {
     fn weight_file_round_trips() {
         let w = random_weights(4, 3);
         let bytes = w.to_bytes();
-        assert_eq!(Weights::from_bytes(&bytes).unwrap(), w);
-        let z = Weights::zeros(15);
+        assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), w);
+        let z = PatternWeights::zeros(15);
         let zb = z.to_bytes();
         assert!(zb.len() < 1000, "zeros compress");
-        assert_eq!(Weights::from_bytes(&zb).unwrap(), z);
+        assert_eq!(PatternWeights::from_bytes(&zb).unwrap(), z);
         let mut bad = bytes.clone();
         bad[24] ^= 1;
-        assert!(Weights::from_bytes(&bad).is_err());
-        assert!(Weights::from_bytes(&bytes[..bytes.len() - 2]).is_err());
-        assert!(Weights::from_bytes(b"junk").is_err());
+        assert!(PatternWeights::from_bytes(&bad).is_err());
+        assert!(PatternWeights::from_bytes(&bytes[..bytes.len() - 2]).is_err());
+        assert!(PatternWeights::from_bytes(b"junk").is_err());
     }
 
     #[test]
@@ -1061,9 +1064,9 @@ mod tests {
                 assert!(v.abs() <= EVAL_LIMIT);
             }
         }
-        let extreme = PatternEval::new(&Weights {
+        let extreme = PatternEval::new(&PatternWeights {
             stages: 1,
-            data: vec![i16::MAX; Weights::per_stage()],
+            data: vec![i16::MAX; PatternWeights::per_stage()],
         });
         let start = Position::start(Variant::Modern, Color::Black);
         assert_eq!(extreme.evaluate(&start), EVAL_LIMIT);

@@ -17,13 +17,13 @@
 use super::ordering::MoveList;
 use super::params::*;
 use super::worker::{SplitPoint, Worker};
-use crate::bitboard::Bits;
-use crate::board::{key_raw, Position};
-use crate::color::Variant;
-use crate::eval::features::{neighbours, odd_quadrants, stable_discs, CORNERS};
-use crate::eval::UNITS_PER_DISC;
-use crate::square::Square;
-use crate::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
+use crate::engine::eval::UNITS_PER_DISC;
+use crate::engine::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
+use crate::rules::bitboard::Bits;
+use crate::rules::color::Variant;
+use crate::rules::geometry::{neighbours, odd_quadrants, stable_discs, CORNERS};
+use crate::rules::position::{key_raw, Position};
+use crate::rules::square::Square;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
@@ -138,7 +138,7 @@ macro_rules! kernel {
                         let child = Position {
                             player: cp,
                             opponent: co,
-                            side: crate::color::Color::Black,
+                            side: crate::rules::color::Color::Black,
                             variant: Variant::Modern,
                             supply: [0, 0],
                         };
@@ -412,13 +412,13 @@ macro_rules! kernel {
 }
 
 mod portable {
-    use crate::bitboard;
+    use crate::rules::bitboard;
     kernel!(bitboard::moves, bitboard::flips);
 }
 
 #[cfg(target_arch = "x86_64")]
 mod fast {
-    use crate::bitboard;
+    use crate::rules::bitboard;
     kernel!(
         bitboard::avx2::moves,
         bitboard::avx2::flips,

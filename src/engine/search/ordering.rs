@@ -1,11 +1,11 @@
 //! Move ordering: move lists with their children, square priors, fastest-first and parity.
 
 use super::params::*;
-use crate::bitboard::Bits;
-use crate::board::Position;
-use crate::eval::features::{odd_quadrants, CORNERS};
-use crate::eval::Evaluator;
-use crate::square::Square;
+use crate::engine::eval::Evaluator;
+use crate::rules::bitboard::Bits;
+use crate::rules::geometry::{odd_quadrants, CORNERS};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// Static preference of each square, in ordering points: corners best,
 /// X-squares and C-squares worst (they give corners away), edges fair.
@@ -44,8 +44,8 @@ const BLANK: Candidate = Candidate {
     child: Position {
         player: 0,
         opponent: 0,
-        side: crate::color::Color::Black,
-        variant: crate::color::Variant::Modern,
+        side: crate::rules::color::Color::Black,
+        variant: crate::rules::color::Variant::Modern,
         supply: [0, 0],
     },
 };

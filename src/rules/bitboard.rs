@@ -111,7 +111,7 @@ pub fn reply_moves(player: u64, opponent: u64, sq: u32) -> u64 {
 
 /// AVX2 versions of `moves`, `flips` and `reply_moves`: the four axes in the four lanes of a
 /// 256-bit register. Only called from code compiled with these features,
-/// after the run-time check in `crate::cpu`.
+/// after the run-time check in `crate::rules::cpu`.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2 {
     use std::arch::x86_64::*;

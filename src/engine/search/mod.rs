@@ -11,10 +11,10 @@ pub mod params;
 mod root;
 mod worker;
 
-use crate::board::Position;
-use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::square::Move;
-use crate::tt::TranspositionTable;
+use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
+use crate::engine::tt::TranspositionTable;
+use crate::rules::position::Position;
+use crate::rules::square::Move;
 use root::{pv_from_tt, Plan, RootMove};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -65,7 +65,7 @@ pub struct Settings {
     /// Seed of the random root choice (mixed with the position's key).
     pub seed: u64,
     /// The static evaluation.
-    pub eval: crate::eval::EvalKind,
+    pub eval: crate::engine::eval::EvalKind,
     /// The tunable search constants.
     pub params: params::Params,
 }
@@ -79,7 +79,7 @@ impl Default for Settings {
             endgame_empties: 18,
             randomness: 0.0,
             seed: 0,
-            eval: crate::eval::EvalKind::default(),
+            eval: crate::engine::eval::EvalKind::default(),
             params: params::Params::default(),
         }
     }

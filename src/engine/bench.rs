@@ -5,10 +5,10 @@
 //! list needs no data file) and are the same on every run; each is searched
 //! on one thread with a fresh table, so the node count is reproducible.
 
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::eval::EvalKind;
-use crate::search::{Engine, Limits, Settings};
+use crate::engine::eval::EvalKind;
+use crate::engine::search::{Engine, Limits, Settings};
+use crate::rules::color::Variant;
+use crate::rules::position::playout;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -29,27 +29,6 @@ const POSITIONS: [(Variant, u32, u64); 10] = [
     (Variant::Classic, 40, 9),
     (Variant::Classic, 26, 10),
 ];
-
-/// Plays seeded random legal moves from the start until `empties` squares
-/// are left; a playout whose game ends first is retried with the next seed.
-pub fn playout(variant: Variant, empties: u32, seed: u64) -> Position {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    loop {
-        let mut pos = Position::start(variant, Color::Black);
-        while pos.empty_count() > empties && !pos.is_game_over() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let moves = pos.legal_moves();
-            pos = pos
-                .play(moves[(state % moves.len() as u64) as usize])
-                .expect("legal move");
-        }
-        if !pos.is_game_over() {
-            return pos;
-        }
-    }
-}
 
 /// Runs the bench with the default (handcrafted) evaluation and returns
 /// (nodes, nodes per second); the node count is the search signature.

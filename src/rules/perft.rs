@@ -6,10 +6,10 @@
 //! and AVX2 (chosen at run time) and once portably. Classic positions, whose moves
 //! depend on supplies and the opening placements, use the general rules.
 
-use crate::bitboard::{self, Bits};
-use crate::board::Position;
-use crate::color::Variant;
-use crate::square::Square;
+use crate::rules::bitboard::{self, Bits};
+use crate::rules::color::Variant;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// Counts the leaves below `pos` at `depth` plies.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
@@ -41,7 +41,7 @@ fn perft_general(pos: &Position, depth: u32) -> u64 {
 
 /// Modern perft on (player, opponent) discs, with the CPU's best instructions.
 pub fn perft_modern(player: u64, opponent: u64, depth: u32) -> u64 {
-    if crate::cpu::has_fast_bits() {
+    if crate::rules::cpu::has_fast_bits() {
         // SAFETY: the CPU supports the features `raw_fast` is compiled for.
         #[cfg(target_arch = "x86_64")]
         return unsafe { raw_fast(player, opponent, depth) };

@@ -1,8 +1,8 @@
 //! A game: its start position, the moves played, undo and redo.
 
-use crate::board::Position;
-use crate::color::{Color, Variant};
-use crate::square::Move;
+use crate::rules::color::{Color, Variant};
+use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::fmt;
 
 /// Why a move was refused.

@@ -1,13 +1,94 @@
-//! Endgame test suites in OBF (the FFO files): reading them and solving
-//! them exactly, for `mollett solve` and the tests.
+//! OBF, the one-line board notation of the FFO endgame problems: a position
+//! as 64 squares and a side, and problem files that add move scores.
 
-use crate::board::Position;
-use crate::color::Variant;
-use crate::search::{Engine, Limits, Scoring, Settings};
-use crate::square::Move;
+use crate::rules::color::{Color, Variant};
+use crate::rules::position::{Position, PositionError, CLASSIC_SUPPLY};
+use crate::rules::square::Move;
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+
+impl Position {
+    /// The position's 64-character OBF board (`X` black, `O` white, `-` empty)
+    /// followed by a space and the side to move.
+    pub fn to_obf(&self) -> String {
+        let black = self.discs_of(Color::Black);
+        let white = self.discs_of(Color::White);
+        let mut s: String = (0..64)
+            .map(|i| {
+                if black >> i & 1 != 0 {
+                    'X'
+                } else if white >> i & 1 != 0 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        s.push(' ');
+        s.push(if self.side == Color::Black { 'X' } else { 'O' });
+        s
+    }
+
+    /// Reads an OBF board: 64 characters (`X`/`x`/`*`/`b` black, `O`/`o`/`w`
+    /// white, `-`/`.` empty) and a side (`X` or `O`). In classic, `supply`
+    /// gives each side's discs in hand (black, then the second colour); when
+    /// `None` they are 32 minus a balanced share of the discs on the board.
+    pub fn from_obf(
+        board: &str,
+        side: &str,
+        variant: Variant,
+        supply: Option<[u8; 2]>,
+    ) -> Result<Position, PositionError> {
+        let chars: Vec<char> = board.chars().collect();
+        if chars.len() != 64 {
+            return Err(PositionError("board must have 64 squares"));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, c) in chars.iter().enumerate() {
+            match c {
+                'X' | 'x' | '*' | 'b' | 'B' => black |= 1 << i,
+                'O' | 'o' | 'w' | 'W' => white |= 1 << i,
+                '-' | '.' => {}
+                _ => return Err(PositionError("board squares must be X, O or -")),
+            }
+        }
+        let side = match side {
+            "X" | "x" | "*" | "b" | "B" => Color::Black,
+            "O" | "o" | "w" | "W" => Color::White,
+            _ => return Err(PositionError("side must be X or O")),
+        };
+        let supply = match variant {
+            Variant::Modern => [0, 0],
+            Variant::Classic => {
+                let s = match supply {
+                    Some(s) => s,
+                    None => {
+                        // Without passes black has placed ceil(n/2) discs when it
+                        // started, and the side to move tells who started.
+                        let n = (black | white).count_ones() as u8;
+                        let (mover, other) = (n / 2, n - n / 2);
+                        let (b, w) = if side == Color::Black {
+                            (mover, other)
+                        } else {
+                            (other, mover)
+                        };
+                        [CLASSIC_SUPPLY - b.min(32), CLASSIC_SUPPLY - w.min(32)]
+                    }
+                };
+                if s[0] > CLASSIC_SUPPLY || s[1] > CLASSIC_SUPPLY {
+                    return Err(PositionError("supplies must be 0 to 32"));
+                }
+                // Every disc on the board was placed from a supply and none is ever removed.
+                if s[0] as u32 + s[1] as u32 + (black | white).count_ones() != 64 {
+                    return Err(PositionError(
+                        "supplies and discs on the board must add up to 64",
+                    ));
+                }
+                s
+            }
+        };
+        Ok(Position::from_colors(black, white, side, variant, supply))
+    }
+}
 
 /// One problem: its number, the position (modern rules) and the scores the
 /// file gives its moves, best first (several may tie).
@@ -91,55 +172,6 @@ pub fn parse(text: &str, first: usize) -> Result<Vec<Problem>, String> {
 pub fn read(path: &Path) -> Result<Vec<Problem>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     parse(&text, first_id(path))
-}
-
-/// The outcome of one exact solve.
-#[derive(Clone, Debug)]
-pub struct Solved {
-    pub best: Move,
-    pub score: i32,
-    pub nodes: u64,
-    pub time: Duration,
-    /// Score equal to the file's best and the move among the tied best
-    /// (true when the file gives no scores).
-    pub correct: bool,
-}
-
-/// Solves `problem` exactly with the empties-to-the-winner rule, on a cleared table.
-pub fn solve(engine: &mut Engine, problem: &Problem) -> Solved {
-    engine.clear();
-    let limits = Limits {
-        exact: true,
-        multi_pv: 1,
-        ..Limits::default()
-    };
-    let r = engine.search(&problem.pos, &limits, &AtomicBool::new(false));
-    let score = r.score.round() as i32;
-    let correct = r.exact
-        && match problem.best_score() {
-            Some(b) => b == score && problem.is_best(r.best),
-            None => true,
-        };
-    Solved {
-        best: r.best,
-        score,
-        nodes: r.nodes,
-        time: r.time,
-        correct,
-    }
-}
-
-/// An engine set up for suites: empties to the winner, `threads`, `hash_mb`.
-pub fn engine(threads: usize, hash_mb: usize) -> Engine {
-    Engine::new(Settings {
-        scoring: Scoring::EmptiesToWinner,
-        threads,
-        hash_mb,
-        // Orders the solver's moves at many empties: the learned evaluation
-        // halves the time of FFO #40-#47 against the handcrafted one (BENCHMARKS.md).
-        eval: crate::eval::EvalKind::Learned,
-        ..Settings::default()
-    })
 }
 
 #[cfg(test)]
