@@ -20,6 +20,101 @@ pub struct Clock {
     pub period_left: f64,
 }
 
+impl Clock {
+    /// A clock from GTP `time_settings`; `None` means no limit (byo-yomi
+    /// time > 0 with 0 stones, or 0 0 0).
+    pub fn from_settings(main: f64, byo_time: f64, byo_stones: u32) -> Option<Clock> {
+        let unlimited = byo_stones == 0 && (byo_time > 0.0 || main == 0.0);
+        (!unlimited).then_some(Clock {
+            main_left: main,
+            byo_time,
+            byo_stones,
+            stones_left: 0,
+            period_left: 0.0,
+        })
+    }
+
+    /// GTP `time_left`: `time` seconds of main time when `stones` is 0, else
+    /// `time` seconds for `stones` moves of a period.
+    pub fn set_left(&mut self, time: f64, stones: u32) {
+        if stones == 0 {
+            self.main_left = time;
+            self.stones_left = 0;
+            self.period_left = 0.0;
+        } else {
+            self.main_left = 0.0;
+            self.stones_left = stones;
+            self.period_left = time;
+            if self.byo_stones == 0 {
+                // No time_settings came first: assume this period is typical.
+                self.byo_stones = stones;
+                self.byo_time = time;
+            }
+        }
+    }
+
+    /// Deducts `secs` as a local estimate until `time_left` corrects it.
+    pub fn spend(&mut self, secs: f64) {
+        let mut secs = secs;
+        if self.stones_left == 0 {
+            self.main_left -= secs;
+            if self.main_left >= 0.0 || self.byo_time <= 0.0 {
+                self.main_left = self.main_left.max(0.0);
+                return;
+            }
+            // Main time ran out during this move: the rest came from a period.
+            secs = -self.main_left;
+            self.main_left = 0.0;
+            self.stones_left = self.byo_stones.max(1);
+            self.period_left = self.byo_time;
+        }
+        self.period_left = (self.period_left - secs).max(0.0);
+        self.stones_left -= 1;
+        if self.stones_left == 0 {
+            self.stones_left = self.byo_stones.max(1);
+            self.period_left = self.byo_time;
+        }
+    }
+}
+
+/// Both sides' clocks under one time control, as a game keeps them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Clocks {
+    /// The time control; `None`: no clock.
+    control: Option<Clock>,
+    /// Each side's clock, indexed by `Color::index()`.
+    sides: [Option<Clock>; 2],
+}
+
+impl Clocks {
+    /// A new time control, for both sides from now on.
+    pub fn set_control(&mut self, control: Option<Clock>) {
+        self.control = control;
+        self.reset();
+    }
+
+    /// A new game: both sides start from the time control.
+    pub fn reset(&mut self) {
+        self.sides = [self.control; 2];
+    }
+
+    /// A side's time left, as `time_left` reports it (the time control's
+    /// periods are assumed when the side has no clock yet).
+    pub fn set_left(&mut self, side: usize, time: f64, stones: u32) {
+        let mut clock = self.sides[side].or(self.control).unwrap_or_default();
+        clock.set_left(time, stones);
+        self.sides[side] = Some(clock);
+    }
+
+    pub fn side(&self, side: usize) -> Option<&Clock> {
+        self.sides[side].as_ref()
+    }
+
+    pub fn side_mut(&mut self, side: usize) -> Option<&mut Clock> {
+        self.sides[side].as_mut()
+    }
+}
+
 /// Per-move limits computed from a clock: a target and a hard stop.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MoveTime {
@@ -252,5 +347,29 @@ mod tests {
             period_left: 0.0,
         };
         assert_eq!(allocate(&clock, 30, ms(50), &TimeParams::default()), None);
+    }
+
+    #[test]
+    fn clock_spending() {
+        let mut c = Clock {
+            main_left: 10.0,
+            byo_time: 30.0,
+            byo_stones: 5,
+            ..Clock::default()
+        };
+        c.spend(4.0);
+        assert_eq!((c.main_left, c.stones_left), (6.0, 0));
+        c.spend(8.0);
+        assert_eq!((c.main_left, c.stones_left, c.period_left), (0.0, 4, 28.0));
+        for _ in 0..4 {
+            c.spend(1.0);
+        }
+        assert_eq!((c.stones_left, c.period_left), (5, 30.0));
+        let mut absolute = Clock {
+            main_left: 1.0,
+            ..Clock::default()
+        };
+        absolute.spend(2.0);
+        assert_eq!(absolute.main_left, 0.0);
     }
 }

@@ -7,11 +7,11 @@
 //! still answers (the GUI drops answers older than its latest ping), then
 //! `pong` follows, so answers keep the order of the commands.
 
+use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
-use super::options::Options;
-use super::{Dialect, Interrupt, Step};
+use super::session::{checked_move, Session};
 use crate::engine::search::{Engine, Limits, SearchResult};
-use crate::engine::timeman::{self, Clock};
+use crate::engine::timeman::Clock;
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::ggf::{move_text, GgfGame, GgfMove};
@@ -19,7 +19,7 @@ use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::collections::VecDeque;
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Midgame depth of `go` and `hint` until `set depth` says otherwise.
 pub const DEFAULT_DEPTH: u32 = 12;
@@ -109,7 +109,7 @@ pub fn parse_line(line: &str) -> NbCommand {
 }
 
 /// What a job's answer needs.
-pub enum Pending {
+pub enum NbPending {
     Go {
         pos: Position,
         started: Instant,
@@ -128,29 +128,25 @@ pub enum Pending {
     },
 }
 
-/// The NBoard dialect's state: the GUI's game, the search settings, the output.
+/// The NBoard dialect's state: the session, the GUI's game record, the
+/// depth it set, the output.
 pub struct Nboard<W: Write> {
     out: W,
-    /// The game as the GUI sent it, with the moves added by `move`.
+    /// The game as the GUI sent it, with the moves added by `move`; the
+    /// session's game is its replay.
     record: GgfGame,
-    game: Game,
+    session: Session,
     depth: u32,
-    options: Options,
-    /// `None` only while a job has it.
-    engine: Option<Engine>,
 }
 
 impl<W: Write> Nboard<W> {
     pub fn new(out: W) -> Nboard<W> {
-        let options = Options::default();
         let start = Position::start(Variant::Modern, Color::Black);
         Nboard {
             out,
             record: GgfGame::new(start),
-            game: Game::from_position(start),
+            session: Session::from_game(Game::from_position(start)),
             depth: DEFAULT_DEPTH,
-            engine: Some(Engine::new(options.settings())),
-            options,
         }
     }
 
@@ -163,12 +159,12 @@ impl<W: Write> Nboard<W> {
     }
 
     fn position(&self) -> Position {
-        *self.game.position()
+        self.session.position()
     }
 
     /// `move`: plays on the stored game (a forced pass the GUI left out is inserted).
     fn play(&mut self, mv: Move, eval: Option<f64>, time: Option<f64>) -> io::Result<()> {
-        let mut game = self.game.clone();
+        let mut game = self.session.game().clone();
         let mut record = self.record.clone();
         let pos = *game.position();
         if mv != Move::Pass && pos.must_pass() && pos.pass().play(mv).is_some() {
@@ -189,7 +185,7 @@ impl<W: Write> Nboard<W> {
                     eval,
                     time,
                 });
-                self.game = game;
+                self.session.replace_game(game);
                 self.record = record;
                 Ok(())
             }
@@ -201,7 +197,7 @@ impl<W: Write> Nboard<W> {
         match GgfGame::parse(text).and_then(|r| r.to_game().map(|g| (r, g))) {
             Ok((record, game)) => {
                 self.record = record;
-                self.game = game;
+                self.session.replace_game(game);
                 Ok(())
             }
             Err(e) => self.say(&format!("status game ignored: {e}")),
@@ -219,7 +215,7 @@ impl<W: Write> Nboard<W> {
 
     /// `go`: a forced answer at once, else a search bound by depth and by the
     /// clock in the record (`TI` minus the times of the side's moves).
-    fn go(&mut self) -> io::Result<Step<Pending>> {
+    fn go(&mut self) -> io::Result<Step<NbPending>> {
         let pos = self.position();
         let legal = pos.legal_moves();
         if legal.len() <= 1 {
@@ -234,19 +230,10 @@ impl<W: Write> Nboard<W> {
                 main_left: (main - self.record.time_used(pos.side)).max(0.0),
                 ..Clock::default()
             };
-            let margin = Duration::from_millis(self.options.margin_ms());
-            if let Some(t) = timeman::allocate(
-                &clock,
-                pos.empty_count(),
-                margin,
-                &self.options.time_params(),
-            ) {
-                limits.soft_time = Some(t.soft);
-                limits.hard_time = Some(t.hard);
-            }
+            self.session.limit_by_clock(&mut limits, &pos, &clock);
         }
         self.say("status thinking")?;
-        let pending = Pending::Go {
+        let pending = NbPending::Go {
             pos,
             started: Instant::now(),
         };
@@ -254,7 +241,7 @@ impl<W: Write> Nboard<W> {
     }
 
     /// `hint n`: the n best moves, by depth only (not bound by the clock).
-    fn hint(&mut self, n: usize) -> io::Result<Step<Pending>> {
+    fn hint(&mut self, n: usize) -> io::Result<Step<NbPending>> {
         let pos = self.position();
         if pos.is_game_over() {
             self.say("status game over")?;
@@ -268,7 +255,7 @@ impl<W: Write> Nboard<W> {
             ..self.depth_limits()
         };
         self.say("status thinking")?;
-        let pending = Pending::Hint {
+        let pending = NbPending::Hint {
             pos,
             n,
             pass_first,
@@ -285,11 +272,12 @@ impl<W: Write> Nboard<W> {
 
     /// `analyze`: every position of the game, the last first (the solver's
     /// table then helps the earlier ones).
-    fn analyze(&mut self) -> io::Result<Step<Pending>> {
+    fn analyze(&mut self) -> io::Result<Step<NbPending>> {
         let mut positions = Vec::new();
-        let mut pos = *self.game.start();
+        let game = self.session.game();
+        let mut pos = *game.start();
         positions.push(pos);
-        for &mv in self.game.moves() {
+        for &mv in game.moves() {
             pos = pos.play(mv).unwrap_or(pos);
             positions.push(pos);
         }
@@ -305,7 +293,7 @@ impl<W: Write> Nboard<W> {
             positions: searched,
             limits: self.depth_limits(),
         };
-        let pending = Pending::Analyze {
+        let pending = NbPending::Analyze {
             plies,
             started: Instant::now(),
         };
@@ -344,7 +332,7 @@ fn pv_text(moves: &[Move]) -> String {
 
 impl<W: Write> Dialect for Nboard<W> {
     type Request = NbCommand;
-    type Pending = Pending;
+    type Pending = NbPending;
 
     fn parse(&mut self, raw: &[u8], overlong: bool) -> Option<NbCommand> {
         let text = String::from_utf8_lossy(raw);
@@ -367,7 +355,7 @@ impl<W: Write> Dialect for Nboard<W> {
         }
     }
 
-    fn execute(&mut self, request: NbCommand) -> io::Result<Step<Pending>> {
+    fn execute(&mut self, request: NbCommand) -> io::Result<Step<NbPending>> {
         match request {
             NbCommand::Hello(version) => {
                 self.say("set myname Mollett")?;
@@ -395,14 +383,14 @@ impl<W: Write> Dialect for Nboard<W> {
 
     fn finish(
         &mut self,
-        pending: Pending,
+        pending: NbPending,
         output: Result<JobOutput, &'static str>,
     ) -> io::Result<()> {
         let output = match output {
             Ok(output) => output,
             Err(message) => {
                 self.say(&format!("status {message}"))?;
-                if let Pending::Go { pos, .. } = pending {
+                if let NbPending::Go { pos, .. } = pending {
                     // The GUI waits for a move: give a legal one.
                     let mv = pos.legal_moves().first().copied().unwrap_or(Move::Pass);
                     self.say(&format!("=== {}", move_text(mv)))?;
@@ -411,17 +399,8 @@ impl<W: Write> Dialect for Nboard<W> {
             }
         };
         match (pending, output) {
-            (Pending::Go { pos, started }, JobOutput::Search(r)) => {
-                let mv = if pos.play(r.best).is_some() {
-                    r.best
-                } else {
-                    log::error!(
-                        "search returned illegal move {} in {}",
-                        r.best,
-                        pos.to_obf()
-                    );
-                    pos.legal_moves().first().copied().unwrap_or(Move::Pass)
-                };
+            (NbPending::Go { pos, started }, JobOutput::Search(r)) => {
+                let mv = checked_move(&pos, r.best);
                 self.nodestats(r.nodes, started)?;
                 let secs = started.elapsed().as_secs_f64();
                 self.say(&format!(
@@ -432,7 +411,7 @@ impl<W: Write> Dialect for Nboard<W> {
                 self.say("status waiting")
             }
             (
-                Pending::Hint {
+                NbPending::Hint {
                     pos,
                     n,
                     pass_first,
@@ -469,7 +448,7 @@ impl<W: Write> Dialect for Nboard<W> {
                 self.nodestats(r.nodes, started)?;
                 self.say("status waiting")
             }
-            (Pending::Analyze { plies, started }, JobOutput::Analysis(results)) => {
+            (NbPending::Analyze { plies, started }, JobOutput::Analysis(results)) => {
                 let mut nodes = 0;
                 for (&(made, pass_first), r) in plies.iter().zip(&results) {
                     let score = if pass_first { -r.score } else { r.score };
@@ -485,7 +464,7 @@ impl<W: Write> Dialect for Nboard<W> {
 
     fn quit_during_job(
         &mut self,
-        _pending: Pending,
+        _pending: NbPending,
         _queued: VecDeque<NbCommand>,
         _quit: NbCommand,
     ) -> io::Result<()> {
@@ -493,12 +472,11 @@ impl<W: Write> Dialect for Nboard<W> {
     }
 
     fn take_engine(&mut self) -> Engine {
-        let settings = self.options.settings();
-        self.engine.take().unwrap_or_else(|| Engine::new(settings))
+        self.session.take_engine()
     }
 
     fn restore_engine(&mut self, engine: Option<Engine>) {
-        self.engine = Some(engine.unwrap_or_else(|| Engine::new(self.options.settings())));
+        self.session.restore_engine(engine)
     }
 }
 

@@ -1,100 +1,10 @@
-//! The typed commands and the one table that names them.
-//!
-//! `COMMANDS` drives the parser's dispatch, `list_commands`, `known_command`
-//! and `help`, so the four cannot drift apart.
+//! The one table that names the commands: `COMMANDS` drives the parser's
+//! dispatch, `list_commands`, `known_command` and `help`, so the four cannot
+//! drift apart.
 
-use super::parse;
-use crate::rules::color::{Color, Variant};
-use crate::rules::square::Move;
+use super::args;
+use super::command::Command;
 use nom::IResult;
-
-/// A time control as `kgs-time_settings` describes it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum KgsTime {
-    None,
-    Absolute {
-        main: f64,
-    },
-    /// Japanese byo-yomi: `periods` periods of `period` seconds, one move each.
-    Byoyomi {
-        main: f64,
-        period: f64,
-        periods: u32,
-    },
-    Canadian {
-        main: f64,
-        period: f64,
-        stones: u32,
-    },
-}
-
-/// One parsed command line (without its id).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    ProtocolVersion,
-    Name,
-    Version,
-    KnownCommand(String),
-    ListCommands,
-    Help(Option<String>),
-    Quit,
-    Boardsize(u64),
-    Komi(f64),
-    ClearBoard,
-    NewGame {
-        variant: Option<Variant>,
-        first: Option<Color>,
-    },
-    SetGame(String),
-    ListGames,
-    Play {
-        color: Option<Color>,
-        mv: Move,
-    },
-    Genmove(Option<Color>),
-    RegGenmove(Option<Color>),
-    Legal,
-    Discs,
-    History,
-    Undo(u64),
-    Redo(u64),
-    FinalScore,
-    SetBoard {
-        board: String,
-        side: String,
-        supply: Option<[u64; 2]>,
-    },
-    ShowBoard,
-    Solve,
-    Hint(u64),
-    TimeSettings {
-        main: f64,
-        byo_time: f64,
-        byo_stones: u32,
-    },
-    KgsTimeSettings(KgsTime),
-    TimeLeft {
-        color: Color,
-        time: f64,
-        stones: u32,
-    },
-    SetOption {
-        name: String,
-        value: String,
-    },
-    GetOption(String),
-    Options,
-    Perft(u64),
-    Bench,
-    Stop,
-    GoguiGameId,
-    GoguiBoard,
-    GoguiBoardSize,
-    GoguiLegalMoves,
-    GoguiSideToMove,
-    GoguiFinalResult,
-    GoguiAnalyzeCommands,
-}
 
 /// One row of the command table.
 pub struct CommandSpec {
@@ -132,13 +42,13 @@ macro_rules! spec {
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub static COMMANDS: &[CommandSpec] = &[
     spec!("protocol_version", "", "the GTP version: 2", |i| {
-        parse::none(i, Command::ProtocolVersion)
+        args::none(i, Command::ProtocolVersion)
     }),
-    spec!("name", "", "the engine's name", |i| parse::none(
+    spec!("name", "", "the engine's name", |i| args::none(
         i,
         Command::Name
     )),
-    spec!("version", "", "the engine's version", |i| parse::none(
+    spec!("version", "", "the engine's version", |i| args::none(
         i,
         Command::Version
     )),
@@ -146,215 +56,215 @@ pub static COMMANDS: &[CommandSpec] = &[
         "known_command",
         "<command>",
         "true if the command is known, else false",
-        parse::known_command
+        args::known_command
     ),
     spec!("list_commands", "", "every command, one per line", |i| {
-        parse::none(i, Command::ListCommands)
+        args::none(i, Command::ListCommands)
     }),
     spec!(
         "help",
         "[command]",
         "usage and description of every command, or of one",
-        parse::help
+        args::help
     ),
     spec!(
         "quit",
         "",
         "answer, then exit at once (even during a search)",
-        |i| parse::none(i, Command::Quit)
+        |i| args::none(i, Command::Quit)
     ),
     spec!(
         "boardsize",
         "<size>",
         "accepts 8 only; the game is unchanged",
-        parse::boardsize
+        args::boardsize
     ),
-    spec!("komi", "<komi>", "accepted and ignored", parse::komi),
+    spec!("komi", "<komi>", "accepted and ignored", args::komi),
     spec!(
         "clear_board",
         "",
         "new game of the current variant, black first",
-        |i| parse::none(i, Command::ClearBoard)
+        |i| args::none(i, Command::ClearBoard)
     ),
     spec!(
         "newgame",
         "[modern|classic] [<colour>]",
         "new game of a variant (default: current), colour first (default: black)",
-        parse::newgame
+        args::newgame
     ),
     spec!(
         "set_game",
         "<game>",
         "accepts Othello or Reversi; the game is unchanged",
-        parse::set_game
+        args::set_game
     ),
     spec!("list_games", "", "the games played: Othello", |i| {
-        parse::none(i, Command::ListGames)
+        args::none(i, Command::ListGames)
     }),
     spec!(
         "play",
         "[<colour>] <move>",
         "play a move (a colour not on move only when the side on move must pass)",
-        parse::play
+        args::play
     ),
     spec!(
         "genmove",
         "[<colour>]",
         "choose a move for the side on move and play it",
-        |i| parse::opt_color(i, Command::Genmove)
+        |i| args::opt_color(i, Command::Genmove)
     ),
     spec!(
         "reg_genmove",
         "[<colour>]",
         "choose a move as genmove does, without playing it",
-        |i| parse::opt_color(i, Command::RegGenmove)
+        |i| args::opt_color(i, Command::RegGenmove)
     ),
     spec!(
         "legal",
         "",
         "legal moves of the side on move in a1..h8 order, or pass",
-        |i| parse::none(i, Command::Legal)
+        |i| args::none(i, Command::Legal)
     ),
     spec!("discs", "", "disc counts (and supplies in classic)", |i| {
-        parse::none(i, Command::Discs)
+        args::none(i, Command::Discs)
     }),
     spec!(
         "history",
         "",
         "every ply since the start, passes included",
-        |i| parse::none(i, Command::History)
+        |i| args::none(i, Command::History)
     ),
     spec!("undo", "[n]", "take back n plies (default 1)", |i| {
-        parse::opt_count(i, Command::Undo)
+        args::opt_count(i, Command::Undo)
     }),
     spec!("redo", "[n]", "replay n undone plies (default 1)", |i| {
-        parse::opt_count(i, Command::Redo)
+        args::opt_count(i, Command::Redo)
     }),
     spec!(
         "final_score",
         "",
         "result of a finished game: B+n, W+n or 0",
-        |i| parse::none(i, Command::FinalScore)
+        |i| args::none(i, Command::FinalScore)
     ),
     spec!(
         "setboard",
         "<board> <side> [<black supply> <red supply>]",
         "start a game from an OBF board (64 of X O -) and side (X or O)",
-        parse::setboard
+        args::setboard
     ),
     spec!(
         "showboard",
         "",
         "the board, legal moves marked *, side on move and discs",
-        |i| parse::none(i, Command::ShowBoard)
+        |i| args::none(i, Command::ShowBoard)
     ),
     spec!(
         "solve",
         "",
         "best move and exact final disc difference for the side on move",
-        |i| parse::none(i, Command::Solve)
+        |i| args::none(i, Command::Solve)
     ),
     spec!(
         "hint",
         "[n]",
         "up to n best moves with scores, one per line (default 1)",
-        |i| parse::opt_count(i, Command::Hint)
+        |i| args::opt_count(i, Command::Hint)
     ),
     spec!(
         "time_settings",
         "<main> <byo-yomi time> <byo-yomi stones>",
         "set both clocks (seconds)",
-        parse::time_settings
+        args::time_settings
     ),
     spec!(
         "kgs-time_settings",
         "none|absolute <main>|byoyomi <main> <period> <periods>|canadian <main> <time> <stones>",
         "set both clocks, KGS style (seconds)",
-        parse::kgs_time_settings
+        args::kgs_time_settings
     ),
     spec!(
         "time_left",
         "<colour> <time> <stones>",
         "correct one side's clock (stones 0: main time)",
-        parse::time_left
+        args::time_left
     ),
     spec!(
         "set_option",
         "<name> <value>",
         "change an option (see options)",
-        parse::set_option
+        args::set_option
     ),
     spec!(
         "get_option",
         "<name>",
         "an option's value",
-        parse::get_option
+        args::get_option
     ),
     spec!(
         "options",
         "",
         "every option: name value default range description",
-        |i| parse::none(i, Command::Options)
+        |i| args::none(i, Command::Options)
     ),
     spec!(
         "perft",
         "<depth>",
         "leaves of the game tree below the current position",
-        parse::perft
+        args::perft
     ),
     spec!(
         "bench",
         "",
         "the fixed search benchmark: N nodes M nps",
-        |i| parse::none(i, Command::Bench)
+        |i| args::none(i, Command::Bench)
     ),
     spec!(
         "stop",
         "",
         "interrupt the running search, which answers its best move so far",
-        |i| parse::none(i, Command::Stop)
+        |i| args::none(i, Command::Stop)
     ),
     spec!(
         "gogui-rules_game_id",
         "",
         "GoGui: the game played: Othello",
-        |i| parse::none(i, Command::GoguiGameId)
+        |i| args::none(i, Command::GoguiGameId)
     ),
     spec!(
         "gogui-rules_board",
         "",
         "GoGui: the board as rows of X O ., row 8 first (GoGui draws row 1 at the bottom)",
-        |i| parse::none(i, Command::GoguiBoard)
+        |i| args::none(i, Command::GoguiBoard)
     ),
     spec!(
         "gogui-rules_board_size",
         "",
         "GoGui: the board size: 8",
-        |i| parse::none(i, Command::GoguiBoardSize)
+        |i| args::none(i, Command::GoguiBoardSize)
     ),
     spec!(
         "gogui-rules_legal_moves",
         "",
         "GoGui: legal moves in upper case, or pass; empty when the game is over",
-        |i| parse::none(i, Command::GoguiLegalMoves)
+        |i| args::none(i, Command::GoguiLegalMoves)
     ),
     spec!(
         "gogui-rules_side_to_move",
         "",
         "GoGui: black or white",
-        |i| parse::none(i, Command::GoguiSideToMove)
+        |i| args::none(i, Command::GoguiSideToMove)
     ),
     spec!(
         "gogui-rules_final_result",
         "",
         "GoGui: B+n, W+n or Draw when the game is over, else unknown",
-        |i| parse::none(i, Command::GoguiFinalResult)
+        |i| args::none(i, Command::GoguiFinalResult)
     ),
     spec!(
         "gogui-analyze_commands",
         "",
         "GoGui: the analysis menu (hint, solve)",
-        |i| parse::none(i, Command::GoguiAnalyzeCommands)
+        |i| args::none(i, Command::GoguiAnalyzeCommands)
     ),
 ];
 

@@ -1,18 +1,14 @@
 //! From raw input bytes to typed requests: GTP preprocessing, then nom parsers.
 
-use super::command::{lookup, Command, KgsTime};
-use crate::rules::color::{Color, Variant};
-use crate::rules::square::Move;
+use super::command::Command;
+use super::table::lookup;
+use crate::protocol::driver::MAX_LINE;
 use nom::branch::alt;
-use nom::bytes::complete::take_till1;
 use nom::character::complete::{digit1, space1};
-use nom::combinator::{eof, map, map_opt, map_res, opt};
-use nom::sequence::{pair, preceded, terminated, tuple};
+use nom::combinator::{eof, opt};
+use nom::sequence::terminated;
 use nom::IResult;
 use std::str::FromStr;
-
-/// Longest line (in bytes, without its line feed) that is read as a command.
-pub const MAX_LINE: usize = 4096;
 
 /// One input line, parsed: its id (digits, echoed verbatim) and the command,
 /// or the message of the `?` answer it gets.
@@ -109,209 +105,12 @@ impl FromStr for Command {
     }
 }
 
-// Argument parsers. Each receives the rest of the line after the command
-// name: empty, or a space and the arguments.
-
-type Res<'a, T> = IResult<&'a str, T>;
-
-fn token(i: &str) -> Res<'_, &str> {
-    take_till1(|c| c == ' ')(i)
-}
-
-fn arg<'a, T>(p: impl FnMut(&'a str) -> Res<'a, T>) -> impl FnMut(&'a str) -> Res<'a, T> {
-    preceded(space1, p)
-}
-
-fn color(i: &str) -> Res<'_, Color> {
-    map_opt(token, Color::parse)(i)
-}
-
-fn variant(i: &str) -> Res<'_, Variant> {
-    map_opt(token, Variant::parse)(i)
-}
-
-fn mv(i: &str) -> Res<'_, Move> {
-    map_res(token, Move::from_str)(i)
-}
-
-fn uint<T: FromStr>(i: &str) -> Res<'_, T> {
-    map_res(
-        terminated(digit1, nom::combinator::peek(alt((space1, eof)))),
-        T::from_str,
-    )(i)
-}
-
-/// A finite, non-negative decimal number (`1`, `2.5`, `.5`, `1e3`).
-fn seconds(i: &str) -> Res<'_, f64> {
-    map_opt(token, |t| {
-        t.parse::<f64>().ok().filter(|x| {
-            x.is_finite()
-                && *x >= 0.0
-                && t.bytes()
-                    .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
-        })
-    })(i)
-}
-
-/// Any finite number, for `komi`.
-fn number(i: &str) -> Res<'_, f64> {
-    map_opt(token, |t| {
-        t.parse::<f64>().ok().filter(|x| {
-            x.is_finite()
-                && t.bytes()
-                    .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
-        })
-    })(i)
-}
-
-pub fn none(i: &str, command: Command) -> Res<'_, Command> {
-    Ok((i, command))
-}
-
-pub fn known_command(i: &str) -> Res<'_, Command> {
-    map(arg(token), |t: &str| Command::KnownCommand(t.to_string()))(i)
-}
-
-pub fn help(i: &str) -> Res<'_, Command> {
-    map(opt(arg(token)), |t: Option<&str>| {
-        Command::Help(t.map(str::to_string))
-    })(i)
-}
-
-pub fn boardsize(i: &str) -> Res<'_, Command> {
-    map(arg(uint), Command::Boardsize)(i)
-}
-
-pub fn komi(i: &str) -> Res<'_, Command> {
-    map(arg(number), Command::Komi)(i)
-}
-
-pub fn newgame(i: &str) -> Res<'_, Command> {
-    map(
-        pair(opt(arg(variant)), opt(arg(color))),
-        |(variant, first)| Command::NewGame { variant, first },
-    )(i)
-}
-
-pub fn set_game(i: &str) -> Res<'_, Command> {
-    map(arg(token), |t: &str| Command::SetGame(t.to_string()))(i)
-}
-
-pub fn play(i: &str) -> Res<'_, Command> {
-    alt((
-        map(pair(arg(color), arg(mv)), |(c, mv)| Command::Play {
-            color: Some(c),
-            mv,
-        }),
-        map(arg(mv), |mv| Command::Play { color: None, mv }),
-    ))(i)
-}
-
-pub fn opt_color(i: &str, make: fn(Option<Color>) -> Command) -> Res<'_, Command> {
-    map(opt(arg(color)), make)(i)
-}
-
-pub fn opt_count(i: &str, make: fn(u64) -> Command) -> Res<'_, Command> {
-    map(opt(arg(uint)), |n: Option<u64>| make(n.unwrap_or(1)))(i)
-}
-
-pub fn setboard(i: &str) -> Res<'_, Command> {
-    map(
-        tuple((arg(token), arg(token), opt(pair(arg(uint), arg(uint))))),
-        |(board, side, supply): (&str, &str, Option<(u64, u64)>)| Command::SetBoard {
-            board: board.to_string(),
-            side: side.to_string(),
-            supply: supply.map(|(b, r)| [b, r]),
-        },
-    )(i)
-}
-
-pub fn time_settings(i: &str) -> Res<'_, Command> {
-    map(
-        tuple((arg(seconds), arg(seconds), arg(uint))),
-        |(main, byo_time, byo_stones)| Command::TimeSettings {
-            main,
-            byo_time,
-            byo_stones,
-        },
-    )(i)
-}
-
-pub fn kgs_time_settings(i: &str) -> Res<'_, Command> {
-    let kind = |name: &'static str| {
-        preceded(
-            space1,
-            map_opt(token, move |t: &str| {
-                t.eq_ignore_ascii_case(name).then_some(())
-            }),
-        )
-    };
-    map(
-        alt((
-            map(kind("none"), |_| KgsTime::None),
-            map(preceded(kind("absolute"), arg(seconds)), |main| {
-                KgsTime::Absolute { main }
-            }),
-            map(
-                preceded(
-                    kind("byoyomi"),
-                    tuple((arg(seconds), arg(seconds), arg(uint))),
-                ),
-                |(main, period, periods)| KgsTime::Byoyomi {
-                    main,
-                    period,
-                    periods,
-                },
-            ),
-            map(
-                preceded(
-                    kind("canadian"),
-                    tuple((arg(seconds), arg(seconds), arg(uint))),
-                ),
-                |(main, period, stones)| KgsTime::Canadian {
-                    main,
-                    period,
-                    stones,
-                },
-            ),
-        )),
-        Command::KgsTimeSettings,
-    )(i)
-}
-
-pub fn time_left(i: &str) -> Res<'_, Command> {
-    map(
-        tuple((arg(color), arg(seconds), arg(uint))),
-        |(color, time, stones)| Command::TimeLeft {
-            color,
-            time,
-            stones,
-        },
-    )(i)
-}
-
-pub fn set_option(i: &str) -> Res<'_, Command> {
-    map(
-        pair(arg(token), arg(token)),
-        |(name, value): (&str, &str)| Command::SetOption {
-            name: name.to_string(),
-            value: value.to_string(),
-        },
-    )(i)
-}
-
-pub fn get_option(i: &str) -> Res<'_, Command> {
-    map(arg(token), |t: &str| Command::GetOption(t.to_string()))(i)
-}
-
-pub fn perft(i: &str) -> Res<'_, Command> {
-    map(arg(uint), Command::Perft)(i)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::square::Square;
+    use crate::protocol::gtp::command::KgsTime;
+    use crate::rules::color::{Color, Variant};
+    use crate::rules::square::{Move, Square};
 
     fn cmd(s: &str) -> Result<Command, String> {
         parse_line(s).command

@@ -1,0 +1,92 @@
+//! The typed GTP commands, as the parser produces them.
+
+use crate::rules::color::{Color, Variant};
+use crate::rules::square::Move;
+
+/// A time control as `kgs-time_settings` describes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KgsTime {
+    None,
+    Absolute {
+        main: f64,
+    },
+    /// Japanese byo-yomi: `periods` periods of `period` seconds, one move each.
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
+    Canadian {
+        main: f64,
+        period: f64,
+        stones: u32,
+    },
+}
+
+/// One parsed command line (without its id).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Help(Option<String>),
+    Quit,
+    Boardsize(u64),
+    Komi(f64),
+    ClearBoard,
+    NewGame {
+        variant: Option<Variant>,
+        first: Option<Color>,
+    },
+    SetGame(String),
+    ListGames,
+    Play {
+        color: Option<Color>,
+        mv: Move,
+    },
+    Genmove(Option<Color>),
+    RegGenmove(Option<Color>),
+    Legal,
+    Discs,
+    History,
+    Undo(u64),
+    Redo(u64),
+    FinalScore,
+    SetBoard {
+        board: String,
+        side: String,
+        supply: Option<[u64; 2]>,
+    },
+    ShowBoard,
+    Solve,
+    Hint(u64),
+    TimeSettings {
+        main: f64,
+        byo_time: f64,
+        byo_stones: u32,
+    },
+    KgsTimeSettings(KgsTime),
+    TimeLeft {
+        color: Color,
+        time: f64,
+        stones: u32,
+    },
+    SetOption {
+        name: String,
+        value: String,
+    },
+    GetOption(String),
+    Options,
+    Perft(u64),
+    Bench,
+    Stop,
+    GoguiGameId,
+    GoguiBoard,
+    GoguiBoardSize,
+    GoguiLegalMoves,
+    GoguiSideToMove,
+    GoguiFinalResult,
+    GoguiAnalyzeCommands,
+}

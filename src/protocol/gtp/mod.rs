@@ -1,0 +1,643 @@
+//! The GTP dialect: GTP version 2 framing with Othello commands (see
+//! `protocol.md`). `command` holds the typed commands, `args` their argument
+//! parsers, `table` the one table that names them, `parse` turns raw lines
+//! into requests and `response` frames answers; this file executes commands
+//! on the [`Session`].
+
+pub mod args;
+pub mod command;
+pub mod parse;
+pub mod response;
+pub mod table;
+
+use super::driver::{Dialect, Interrupt, Step};
+use super::job::{Job, JobOutput};
+use super::session::{checked_move, Session};
+use crate::engine::search::{Engine, Limits, Scoring};
+use crate::engine::timeman::Clock;
+use crate::rules::color::{Color, Variant};
+use crate::rules::game::Game;
+use crate::rules::position::{Position, CLASSIC_SUPPLY};
+use crate::rules::square::{Move, Square};
+use command::{Command, KgsTime};
+use parse::Request;
+use response::Responder;
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::time::Instant;
+use table::{lookup, COMMANDS};
+
+/// What the protocol loop should do after a command.
+pub enum Action {
+    /// Write this answer.
+    Answer(Result<String, String>),
+    /// Answer `=` and return.
+    Quit,
+    /// Run `job` on the worker thread; its output goes to `Session::finish`.
+    Start(Job, Pending),
+}
+
+/// A command waiting for its job's output.
+pub struct Pending {
+    kind: PendingKind,
+    started: Instant,
+}
+
+enum PendingKind {
+    /// `pos` is the searched position: after the pass when `pass_first`.
+    Genmove {
+        pass_first: bool,
+        pos: Position,
+    },
+    RegGenmove {
+        pos: Position,
+    },
+    Solve {
+        pos: Position,
+    },
+    Hint {
+        pos: Position,
+        n: usize,
+    },
+    Perft,
+    Bench,
+}
+
+impl Pending {
+    fn new(kind: PendingKind) -> Pending {
+        Pending {
+            kind,
+            started: Instant::now(),
+        }
+    }
+}
+
+/// The GTP dialect's state: the session and the answer writer.
+pub struct Gtp<W: Write> {
+    session: Session,
+    out: Responder<W>,
+}
+
+type Answer = Result<String, String>;
+
+fn ok() -> Answer {
+    Ok(String::new())
+}
+
+fn err<T>(message: &str) -> Result<T, String> {
+    Err(message.to_string())
+}
+
+impl<W: Write> Gtp<W> {
+    pub fn new(variant: Variant, out: W) -> Gtp<W> {
+        Gtp {
+            session: Session::new(variant),
+            out: Responder::new(out),
+        }
+    }
+
+    fn variant(&self) -> Variant {
+        self.session.variant()
+    }
+
+    fn position(&self) -> Position {
+        self.session.position()
+    }
+
+    fn run_command(&mut self, command: Command) -> Action {
+        use Command::*;
+        let answer = match command {
+            ProtocolVersion => Ok("2".into()),
+            Name => Ok("Mollett".into()),
+            Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            KnownCommand(name) => Ok(lookup(&name).is_some().to_string()),
+            ListCommands => Ok(COMMANDS
+                .iter()
+                .map(|c| c.name)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Help(name) => help(name.as_deref()),
+            Quit => return Action::Quit,
+            Boardsize(8) => ok(),
+            Boardsize(_) => err("unacceptable size"),
+            Komi(_) => ok(),
+            ClearBoard => {
+                self.session
+                    .new_game(Game::new(self.variant(), Color::Black));
+                ok()
+            }
+            NewGame { variant, first } => {
+                let variant = variant.unwrap_or(self.variant());
+                self.session
+                    .new_game(Game::new(variant, first.unwrap_or(Color::Black)));
+                ok()
+            }
+            SetGame(name) => {
+                if name.eq_ignore_ascii_case("othello") || name.eq_ignore_ascii_case("reversi") {
+                    ok()
+                } else {
+                    err("unsupported game")
+                }
+            }
+            ListGames => Ok("Othello".into()),
+            Play { color, mv } => self.play(color, mv),
+            Genmove(color) => return self.genmove(color, true),
+            RegGenmove(color) => return self.genmove(color, false),
+            Legal => Ok(join(&self.position().legal_moves())),
+            Discs => Ok(self.discs()),
+            History => Ok(join(self.session.game().moves())),
+            Undo(n) => {
+                if usize::try_from(n).is_ok_and(|n| self.session.undo(n)) {
+                    ok()
+                } else {
+                    err("cannot undo")
+                }
+            }
+            Redo(n) => {
+                if usize::try_from(n).is_ok_and(|n| self.session.redo(n)) {
+                    ok()
+                } else {
+                    err("cannot redo")
+                }
+            }
+            FinalScore => self.final_score(),
+            SetBoard {
+                board,
+                side,
+                supply,
+            } => self.setboard(&board, &side, supply),
+            ShowBoard => Ok(self.showboard()),
+            Solve => return self.solve(),
+            Hint(n) => return self.hint(n),
+            TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+            } => {
+                self.set_time_control(main, byo_time, byo_stones);
+                ok()
+            }
+            KgsTimeSettings(kgs) => {
+                match kgs {
+                    KgsTime::None => self.session.clocks_mut().set_control(None),
+                    KgsTime::Absolute { main } => self.set_time_control(main, 0.0, 0),
+                    // A clock has one period: count each byo-yomi period as
+                    // one stone in `period` seconds.
+                    KgsTime::Byoyomi { main, period, .. } => self.set_time_control(main, period, 1),
+                    KgsTime::Canadian {
+                        main,
+                        period,
+                        stones,
+                    } => self.set_time_control(main, period, stones),
+                }
+                ok()
+            }
+            TimeLeft {
+                color,
+                time,
+                stones,
+            } => {
+                self.time_left(color, time, stones);
+                ok()
+            }
+            SetOption { name, value } => self.set_option(&name, &value),
+            GetOption(name) => self.session.options().get(&name),
+            Options => Ok(self.session.options().to_string()),
+            Perft(depth) => {
+                if depth > 60 {
+                    err("depth must be 0 to 60")
+                } else {
+                    let job = Job::Perft {
+                        pos: self.position(),
+                        depth: depth as u32,
+                    };
+                    return Action::Start(job, Pending::new(PendingKind::Perft));
+                }
+            }
+            Bench => return Action::Start(Job::Bench, Pending::new(PendingKind::Bench)),
+            // Stop while no search runs: nothing to do.
+            Stop => ok(),
+            GoguiGameId => Ok("Othello".into()),
+            GoguiBoard => Ok(self.gogui_board()),
+            GoguiBoardSize => Ok("8".into()),
+            GoguiLegalMoves => Ok(self
+                .position()
+                .legal_moves()
+                .iter()
+                .map(|m| match m {
+                    Move::Pass => "pass".to_string(),
+                    Move::Place(sq) => sq.to_string().to_uppercase(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")),
+            GoguiSideToMove => Ok(match self.position().side {
+                Color::Black => "black".into(),
+                Color::White => "white".into(),
+            }),
+            GoguiFinalResult => Ok(match self.final_score() {
+                Ok(score) if score == "0" => "Draw".into(),
+                Ok(score) => score,
+                Err(_) => "unknown".into(),
+            }),
+            GoguiAnalyzeCommands => Ok(GOGUI_ANALYZE.into()),
+        };
+        Action::Answer(answer)
+    }
+
+    /// The position a colour's move is made from: the current one, or the one
+    /// after the side on move's forced pass when `color` is the other side.
+    fn resolve(&self, color: Option<Color>) -> Result<(bool, Position), String> {
+        let pos = self.position();
+        if pos.is_game_over() {
+            return err("game over");
+        }
+        match color {
+            Some(c) if c != pos.side => {
+                if pos.must_pass() {
+                    Ok((true, pos.pass()))
+                } else {
+                    err("wrong colour")
+                }
+            }
+            _ => Ok((false, pos)),
+        }
+    }
+
+    fn play(&mut self, color: Option<Color>, mv: Move) -> Answer {
+        let (pass_first, _) = self.resolve(color)?;
+        self.commit(pass_first, mv).map(|_| String::new())
+    }
+
+    fn genmove(&mut self, color: Option<Color>, play: bool) -> Action {
+        let (pass_first, pos) = match self.resolve(color) {
+            Ok(r) => r,
+            Err(e) => return Action::Answer(Err(e)),
+        };
+        let legal = pos.legal_moves();
+        if legal.len() == 1 {
+            // Forced: no search, no time spent.
+            let answer = if play {
+                self.commit(pass_first, legal[0])
+            } else {
+                Ok(legal[0].to_string())
+            };
+            return Action::Answer(answer);
+        }
+        let limits = self.session.move_limits(&pos);
+        let kind = if play {
+            PendingKind::Genmove { pass_first, pos }
+        } else {
+            PendingKind::RegGenmove { pos }
+        };
+        Action::Start(Job::Search { pos, limits }, Pending::new(kind))
+    }
+
+    /// Plays `mv` (after a pass when `pass_first`); answers the move.
+    fn commit(&mut self, pass_first: bool, mv: Move) -> Answer {
+        self.session.commit(pass_first, mv)?;
+        Ok(mv.to_string())
+    }
+
+    fn solve(&mut self) -> Action {
+        let pos = self.position();
+        if pos.is_game_over() {
+            return Action::Answer(err("game over"));
+        }
+        let limits = Limits {
+            exact: true,
+            multi_pv: 1,
+            ..Limits::default()
+        };
+        Action::Start(
+            Job::Search { pos, limits },
+            Pending::new(PendingKind::Solve { pos }),
+        )
+    }
+
+    fn hint(&mut self, n: u64) -> Action {
+        let pos = self.position();
+        if n == 0 {
+            return Action::Answer(err("hint count must be at least 1"));
+        }
+        if pos.is_game_over() {
+            return Action::Answer(err("game over"));
+        }
+        let n = n.min(64) as usize;
+        let limits = Limits {
+            multi_pv: n,
+            ..self.session.option_limits()
+        };
+        Action::Start(
+            Job::Search { pos, limits },
+            Pending::new(PendingKind::Hint { pos, n }),
+        )
+    }
+
+    /// Turns a job's output into the answer of the command that started it.
+    fn answer_job(&mut self, pending: Pending, output: JobOutput) -> Answer {
+        let elapsed = pending.started.elapsed();
+        match (pending.kind, output) {
+            (PendingKind::Genmove { pass_first, pos }, JobOutput::Search(r)) => {
+                let mv = checked_move(&pos, r.best);
+                if let Some(clock) = self.session.clocks_mut().side_mut(pos.side.index()) {
+                    clock.spend(elapsed.as_secs_f64());
+                }
+                self.commit(pass_first, mv)
+            }
+            (PendingKind::RegGenmove { pos }, JobOutput::Search(r)) => {
+                Ok(checked_move(&pos, r.best).to_string())
+            }
+            (PendingKind::Solve { pos }, JobOutput::Search(r)) => Ok(format!(
+                "{} {}",
+                checked_move(&pos, r.best),
+                score_text(r.score, r.exact)
+            )),
+            (PendingKind::Hint { pos, n }, JobOutput::Search(r)) => {
+                let mut lines: Vec<String> = r
+                    .lines
+                    .iter()
+                    .filter(|l| pos.play(l.mv).is_some())
+                    .take(n)
+                    .map(|l| format!("{} {}", l.mv, score_text(l.score, r.exact)))
+                    .collect();
+                if lines.is_empty() {
+                    lines.push(format!(
+                        "{} {}",
+                        checked_move(&pos, r.best),
+                        score_text(r.score, r.exact)
+                    ));
+                }
+                Ok(lines.join("\n"))
+            }
+            (PendingKind::Perft, JobOutput::Perft(Some(n))) => Ok(n.to_string()),
+            (PendingKind::Perft, JobOutput::Perft(None)) => err("perft stopped"),
+            (PendingKind::Bench, JobOutput::Bench(nodes, nps)) => {
+                Ok(format!("{nodes} nodes {nps} nps"))
+            }
+            _ => err("internal error"),
+        }
+    }
+
+    fn discs(&self) -> String {
+        let pos = self.position();
+        let v = self.variant();
+        let count = |c: Color| pos.discs_of(c).count_ones();
+        let mut s = format!(
+            "{} {} {} {}",
+            Color::Black.name(v),
+            count(Color::Black),
+            Color::White.name(v),
+            count(Color::White)
+        );
+        if v == Variant::Classic {
+            s += &format!(" supply {} {}", pos.supply[0], pos.supply[1]);
+        }
+        s
+    }
+
+    fn final_score(&self) -> Answer {
+        let pos = self.position();
+        if !pos.is_game_over() {
+            return err("game not over");
+        }
+        let own = pos.final_score(self.session.options().scoring() == Scoring::EmptiesToWinner);
+        let black = if pos.side == Color::Black { own } else { -own };
+        Ok(match black {
+            0 => "0".into(),
+            d if d > 0 => format!("B+{d}"),
+            d => format!("W+{}", -d),
+        })
+    }
+
+    fn setboard(&mut self, board: &str, side: &str, supply: Option<[u64; 2]>) -> Answer {
+        let variant = self.variant();
+        let supply = match (variant, supply) {
+            (_, None) => None,
+            (Variant::Modern, Some(_)) => return err("supplies apply to classic only"),
+            (Variant::Classic, Some(s)) => {
+                if s.iter().any(|&n| n > CLASSIC_SUPPLY as u64) {
+                    return err("supplies must be 0 to 32");
+                }
+                Some([s[0] as u8, s[1] as u8])
+            }
+        };
+        let pos = Position::from_obf(board, side, variant, supply).map_err(|e| e.to_string())?;
+        self.session.new_game(Game::from_position(pos));
+        ok()
+    }
+
+    /// GoGui draws the first row at the top and numbers rows from the
+    /// bottom, like Go; so row 8 comes first and GoGui's coordinates are
+    /// Othello's (its drawing is the usual diagram upside down).
+    fn gogui_board(&self) -> String {
+        let pos = self.position();
+        let (black, white) = (pos.discs_of(Color::Black), pos.discs_of(Color::White));
+        (0..8)
+            .rev()
+            .map(|row| {
+                (0..8)
+                    .map(|col| {
+                        let bit = Square::from_coords(col, row).bit();
+                        if black & bit != 0 {
+                            'X'
+                        } else if white & bit != 0 {
+                            'O'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn showboard(&self) -> String {
+        let pos = self.position();
+        let v = self.variant();
+        let (black, white, legal) = (
+            pos.discs_of(Color::Black),
+            pos.discs_of(Color::White),
+            pos.moves(),
+        );
+        let mut s = String::from("\n  a b c d e f g h");
+        for row in 0..8 {
+            s += &format!("\n{}", row + 1);
+            for col in 0..8 {
+                let bit = Square::from_coords(col, row).bit();
+                s.push(' ');
+                s.push(if black & bit != 0 {
+                    'X'
+                } else if white & bit != 0 {
+                    'O'
+                } else if legal & bit != 0 {
+                    '*'
+                } else {
+                    '.'
+                });
+            }
+        }
+        s.push('\n');
+        if pos.is_game_over() {
+            s += "game over";
+        } else if pos.must_pass() {
+            s += &format!("{} to move, must pass", pos.side.name(v));
+        } else {
+            s += &format!("{} to move", pos.side.name(v));
+        }
+        s.push('\n');
+        s += &self.discs();
+        s
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Answer {
+        self.session.set_option(name, value)?;
+        ok()
+    }
+
+    fn set_time_control(&mut self, main: f64, byo_time: f64, byo_stones: u32) {
+        let control = Clock::from_settings(main, byo_time, byo_stones);
+        self.session.clocks_mut().set_control(control);
+    }
+
+    fn time_left(&mut self, color: Color, time: f64, stones: u32) {
+        self.session
+            .clocks_mut()
+            .set_left(color.index(), time, stones);
+    }
+}
+
+impl<W: Write> Dialect for Gtp<W> {
+    type Request = Request;
+    type Pending = (Option<String>, Pending);
+
+    fn parse(&mut self, raw: &[u8], overlong: bool) -> Option<Request> {
+        parse::request(raw, overlong)
+    }
+
+    fn interrupt(&self, request: &Request) -> Interrupt {
+        match request.command {
+            Ok(Command::Stop) => Interrupt::Stop,
+            Ok(Command::Quit) => Interrupt::Quit,
+            _ => Interrupt::None,
+        }
+    }
+
+    fn execute(&mut self, request: Request) -> io::Result<Step<Self::Pending>> {
+        let command = match request.command {
+            Ok(command) => command,
+            Err(message) => {
+                self.out.answer(request.id.as_deref(), &Err(message))?;
+                return Ok(Step::Continue);
+            }
+        };
+        log::debug!("command {command:?}");
+        let action = panic::catch_unwind(AssertUnwindSafe(|| self.run_command(command)))
+            .unwrap_or_else(|_| Action::Answer(Err("internal error".into())));
+        Ok(match action {
+            Action::Answer(answer) => {
+                self.out.answer(request.id.as_deref(), &answer)?;
+                Step::Continue
+            }
+            Action::Quit => {
+                self.out.answer(request.id.as_deref(), &Ok(String::new()))?;
+                Step::Quit
+            }
+            Action::Start(job, pending) => Step::Start(job, (request.id, pending)),
+        })
+    }
+
+    fn finish(
+        &mut self,
+        (id, pending): Self::Pending,
+        output: Result<JobOutput, &'static str>,
+    ) -> io::Result<()> {
+        let answer = match output {
+            Ok(output) => self.answer_job(pending, output),
+            Err(message) => Err(message.to_string()),
+        };
+        self.out.answer(id.as_deref(), &answer)
+    }
+
+    fn quit_during_job(
+        &mut self,
+        (id, _): Self::Pending,
+        queued: VecDeque<Request>,
+        quit: Request,
+    ) -> io::Result<()> {
+        // One answer per command, in order, even now.
+        let interrupted = Err("interrupted by quit".to_string());
+        self.out.answer(id.as_deref(), &interrupted)?;
+        for r in &queued {
+            self.out.answer(r.id.as_deref(), &interrupted)?;
+        }
+        self.out.answer(quit.id.as_deref(), &Ok(String::new()))
+    }
+
+    fn take_engine(&mut self) -> Engine {
+        self.session.take_engine()
+    }
+
+    fn restore_engine(&mut self, engine: Option<Engine>) {
+        self.session.restore_engine(engine)
+    }
+}
+
+/// GoGui's analysis menu: `type/label/command` per line.
+const GOGUI_ANALYZE: &str = "string/Best moves (hint 4)/hint 4\nstring/Solve exactly/solve";
+
+/// Exact scores as signed integers (`+18`, `-4`, `0`), others with two decimals (`+1.25`, `0.00`).
+fn score_text(score: f64, exact: bool) -> String {
+    if exact {
+        let s = score.round() as i64;
+        if s == 0 {
+            "0".into()
+        } else {
+            format!("{s:+}")
+        }
+    } else {
+        let s = (score * 100.0).round() / 100.0;
+        if s == 0.0 {
+            "0.00".into()
+        } else {
+            format!("{s:+.2}")
+        }
+    }
+}
+
+fn join(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn help(name: Option<&str>) -> Answer {
+    match name {
+        Some(name) => lookup(name)
+            .map(|c| format!("{} - {}", c.usage(), c.help))
+            .ok_or_else(|| "unknown command".into()),
+        None => Ok(COMMANDS
+            .iter()
+            .map(|c| format!("{} - {}", c.usage(), c.help))
+            .collect::<Vec<_>>()
+            .join("\n")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores() {
+        assert_eq!(score_text(18.0, true), "+18");
+        assert_eq!(score_text(-4.0, true), "-4");
+        assert_eq!(score_text(-0.0, true), "0");
+        assert_eq!(score_text(1.25, false), "+1.25");
+        assert_eq!(score_text(-0.001, false), "0.00");
+        assert_eq!(score_text(-0.5, false), "-0.50");
+    }
+}
