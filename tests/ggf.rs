@@ -1,4 +1,4 @@
-//! GGF records written by hand from the format's description (PROTOCOLS.md):
+//! GGF records written by hand from the format's description (`protocol.md`, "GGF"):
 //! read, replayed, and written back unchanged.
 
 use mollett::rules::ggf::{parse_all, GgfGame};

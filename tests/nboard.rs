@@ -1,4 +1,4 @@
-//! The NBoard dialect, from the protocol's description (PROTOCOLS.md): the
+//! The NBoard dialect, from the protocol's description (`protocol.md`, "The NBoard dialect"): the
 //! GUI's lines in, the engine's lines checked for form, order and legality.
 
 mod common;
