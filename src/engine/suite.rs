@@ -1,9 +1,12 @@
 //! Solving endgame problems (the FFO files, read by `rules::obf`) exactly,
 //! for `mollett solve` and the tests.
 
+use crate::engine::eval::EvalKind;
 use crate::engine::search::{Engine, Limits, Scoring, Settings};
 use crate::rules::obf::Problem;
 use crate::rules::square::Move;
+use std::fmt;
+use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -54,4 +57,87 @@ pub fn engine(threads: usize, hash_mb: usize) -> Engine {
         eval: crate::engine::eval::EvalKind::Learned,
         ..Settings::default()
     })
+}
+/// One problem's line of `mollett solve`.
+pub struct SolveRow<'a> {
+    pub problem: &'a Problem,
+    pub solved: Solved,
+}
+
+impl SolveRow<'_> {
+    /// The column heads of the rows.
+    pub const HEADER: &'static str =
+        "  id empties move  score expect          nodes      time    nodes/s";
+}
+
+impl fmt::Display for SolveRow<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (p, s) = (self.problem, &self.solved);
+        let t = s.time.as_secs_f64();
+        write!(
+            f,
+            "{:>4} {:>7} {:>4} {:>+6} {:>6} {:>14} {:>8.3}s {:>10.0}{}",
+            format!("#{}", p.id),
+            p.pos.empty_count(),
+            s.best.to_string(),
+            s.score,
+            p.best_score().map_or("?".into(), |b| format!("{b:+}")),
+            s.nodes,
+            t,
+            s.nodes as f64 / t.max(1e-9),
+            if s.correct { "" } else { "  WRONG" }
+        )
+    }
+}
+
+/// The totals of a `mollett solve` run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SolveTotals {
+    pub count: usize,
+    pub wrong: usize,
+    pub nodes: u64,
+    pub secs: f64,
+    pub threads: usize,
+}
+
+impl fmt::Display for SolveTotals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "total {} positions, {} wrong, {} nodes, {:.3}s, {:.0} nodes/s, threads {}",
+            self.count,
+            self.wrong,
+            self.nodes,
+            self.secs,
+            self.nodes as f64 / self.secs.max(1e-9),
+            self.threads
+        )
+    }
+}
+
+/// Solves the problems of `problems` whose ids lie in `ids`, on a table of
+/// `hash_mb`, ordering with `eval`; `row` sees each result as it comes.
+pub fn solve_all(
+    problems: &[Problem],
+    ids: RangeInclusive<usize>,
+    threads: usize,
+    hash_mb: usize,
+    eval: &EvalKind,
+    row: &mut dyn FnMut(&SolveRow),
+) -> SolveTotals {
+    let mut engine = engine(threads.max(1), hash_mb);
+    engine.set_evaluator(eval.evaluator());
+    let mut totals = SolveTotals {
+        threads,
+        ..SolveTotals::default()
+    };
+    for problem in problems.iter().filter(|p| ids.contains(&p.id)) {
+        let solved = solve(&mut engine, problem);
+        totals.nodes += solved.nodes;
+        totals.secs += solved.time.as_secs_f64();
+        totals.count += 1;
+        totals.wrong += !solved.correct as usize;
+        row(&SolveRow { problem, solved });
+    }
+    totals
 }

@@ -337,6 +337,24 @@ impl fmt::Display for Report {
     }
 }
 
+/// The report of result files merged as one long run.
+pub fn merge_files(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> Result<Report, String> {
+    let mut records = Vec::new();
+    for f in files {
+        records.extend(super::record::read_results(f)?);
+    }
+    Ok(Report::build(&records, sprt))
+}
+
+/// The words after `--sprt` as a test: none when there are none.
+pub fn optional_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
+    if words.is_empty() {
+        Ok(None)
+    } else {
+        parse_sprt(words).map(Some)
+    }
+}
+
 /// Parses `elo0=A elo1=B [alpha=X] [beta=Y]` (the words after `--sprt`).
 pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut t = Sprt::new(f64::NAN, f64::NAN);

@@ -1,4 +1,5 @@
-//! Types every part of the match runner shares: clocks and how a game ended.
+//! Types every part of the match runner shares: clocks, how a game ended,
+//! and the shard of a run that one process plays.
 
 use std::fmt;
 use std::str::FromStr;
@@ -85,4 +86,13 @@ impl Reason {
     pub fn parse(s: &str) -> Option<Reason> {
         Reason::ALL.into_iter().find(|r| r.name() == s)
     }
+}
+
+/// `--shard i/n` (slice `i` of `n`, 1-based): the one parser of every tool
+/// that splits its work (`match`, `tournament`, `selfplay`).
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    s.split_once('/')
+        .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
+        .filter(|&(i, n)| i >= 1 && i <= n)
+        .ok_or_else(|| format!("--shard '{s}': expected i/n with 1 <= i <= n"))
 }

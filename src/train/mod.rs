@@ -210,6 +210,165 @@ pub fn eval_errors(
     rows
 }
 
+/// An evaluation `evaltest` compares: a real one, or the zero baseline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalChoice {
+    /// Every position even: the baseline any evaluation must beat.
+    Zero,
+    Kind(crate::engine::eval::EvalKind),
+}
+
+impl std::str::FromStr for EvalChoice {
+    type Err = String;
+    /// `zero`, or an evaluation name as the `eval` option takes it (a weight
+    /// file is checked).
+    fn from_str(s: &str) -> Result<EvalChoice, String> {
+        match s {
+            "zero" => Ok(EvalChoice::Zero),
+            s => crate::engine::eval::EvalKind::from_name(s).map(EvalChoice::Kind),
+        }
+    }
+}
+
+impl std::fmt::Display for EvalChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalChoice::Zero => f.write_str("zero"),
+            EvalChoice::Kind(k) => write!(f, "{k}"),
+        }
+    }
+}
+
+impl EvalChoice {
+    fn evaluator(&self) -> Result<Box<dyn Evaluator>, String> {
+        /// The baseline: every position even.
+        struct Zero;
+        impl Evaluator for Zero {
+            fn evaluate(&self, _: &Position) -> i32 {
+                0
+            }
+        }
+        match self {
+            EvalChoice::Zero => Ok(Box::new(Zero)),
+            EvalChoice::Kind(k) => k.try_evaluator(),
+        }
+    }
+}
+
+/// What `mollett evaltest` prints: the evaluations' names and the rows.
+pub struct EvalTestReport {
+    pub names: Vec<String>,
+    pub rows: Vec<ErrorRow>,
+}
+
+/// Reads the sample files and measures each evaluation on the samples with
+/// `range` empties (only exact ones with `exact_only`), by variant and per
+/// `bucket` of empties.
+pub fn evaltest(
+    files: &[std::path::PathBuf],
+    evals: &[(String, EvalChoice)],
+    range: (u32, u32),
+    exact_only: bool,
+    bucket: u32,
+) -> Result<EvalTestReport, String> {
+    let mut samples = Vec::new();
+    for f in files {
+        samples.extend(read_samples(f)?);
+    }
+    if exact_only {
+        samples.retain(|s| s.exact);
+    }
+    let evaluators = evals
+        .iter()
+        .map(|(_, e)| e.evaluator())
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&dyn Evaluator> = evaluators.iter().map(|e| e.as_ref()).collect();
+    Ok(EvalTestReport {
+        names: evals.iter().map(|(n, _)| n.clone()).collect(),
+        rows: eval_errors(&samples, &refs, range.0, range.1, bucket),
+    })
+}
+
+impl std::fmt::Display for EvalTestReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "variant  empties  positions")?;
+        for e in &self.names {
+            write!(f, "  {e:>12}")?;
+        }
+        writeln!(f)?;
+        for r in &self.rows {
+            write!(
+                f,
+                "{:7}  {:2}-{:2}  {:9}",
+                r.variant.name(),
+                r.empties.0,
+                r.empties.1,
+                r.count
+            )?;
+            for m in &r.mae {
+                write!(f, "  {m:12.2}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(
+            f,
+            "(mean absolute error in discs of the static evaluation against the labels)"
+        )
+    }
+}
+
+/// What `mollett train` prints: the fit per stage.
+pub struct TrainReport {
+    pub stages: Vec<fit::StageReport>,
+}
+
+impl std::fmt::Display for TrainReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "stage  discs  train  held-out  MAE-train  MAE-held-out")?;
+        let (mut n, mut sum) = (0usize, 0f64);
+        for r in &self.stages {
+            writeln!(
+                f,
+                "{:5}  {:2}-{:2}  {:6}  {:8}  {:9.2}  {:12.2}",
+                r.stage, r.discs.0, r.discs.1, r.train, r.held_out, r.train_mae, r.held_out_mae
+            )?;
+            if r.held_out > 0 {
+                n += r.held_out;
+                sum += r.held_out_mae * r.held_out as f64;
+            }
+        }
+        if n > 0 {
+            writeln!(
+                f,
+                "held-out MAE over all stages: {:.2} discs ({n} positions)",
+                sum / n as f64
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the sample files and fits weights to them.
+pub fn train_files(
+    files: &[std::path::PathBuf],
+    cfg: &fit::FitConfig,
+) -> Result<(crate::engine::eval::pattern::PatternWeights, TrainReport), String> {
+    let t = std::time::Instant::now();
+    let mut samples = Vec::new();
+    for f in files {
+        samples.extend(read_samples(f)?);
+    }
+    if cfg.progress {
+        eprintln!(
+            "train: read {} positions in {:.1} s",
+            samples.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    let (weights, stages) = fit::fit(&samples, cfg);
+    Ok((weights, TrainReport { stages }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -168,6 +168,38 @@ fn solve4(mut a: [[f64; 4]; 4], mut b: [f64; 4]) -> Option<[f64; 4]> {
     Some(x)
 }
 
+/// What `mollett probcut` prints: the measured cells and the fitted model.
+pub struct ProbcutReport {
+    pub cells: Vec<Cell>,
+    pub model: SigmaModel,
+}
+
+impl std::fmt::Display for ProbcutReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "depth shallow empties positions mean sd fitted")?;
+        for c in &self.cells {
+            writeln!(
+                f,
+                "{:5} {:7} {:7.1} {:9} {:+5.2} {:5.2} {:6.2}",
+                c.depth,
+                c.shallow,
+                c.empties,
+                c.n,
+                c.mean,
+                c.sd,
+                self.model
+                    .sigma(c.depth, c.shallow, c.empties.round() as u32)
+            )?;
+        }
+        let m = &self.model;
+        writeln!(
+            f,
+            "SigmaModel {{ base: {:.4}, per_depth: {:.4}, per_shallow: {:.4}, per_empty: {:.4} }}",
+            m.base, m.per_depth, m.per_shallow, m.per_empty
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@
 
 use super::corpus::{self, CorpusGame, Header};
 use super::{Rng, Sample};
-use crate::engine::eval::Evaluator;
+use crate::engine::eval::{EvalKind, Evaluator};
 use crate::engine::search::{Engine, Limits, Settings};
 use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
@@ -421,6 +421,43 @@ pub fn run_corpus(
     }
     stats.missing = todo.len() - stats.added;
     Ok(stats)
+}
+
+/// `mollett selfplay --out`: appends labelled positions to `out` (stdout
+/// when `None`).
+pub fn write_positions(
+    cfg: &SelfplayConfig,
+    eval: &EvalKind,
+    out: Option<&Path>,
+) -> Result<SelfplayStats, String> {
+    let evaluator = eval.try_evaluator()?;
+    match out {
+        Some(path) => {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            run(cfg, evaluator, &mut f)
+        }
+        None => run(cfg, evaluator, &mut std::io::stdout().lock()),
+    }
+}
+
+/// `mollett selfplay --corpus`: adds this shard's missing games to the
+/// corpus file at `path` (see [`run_corpus`]), the header naming `eval` and
+/// the bench signature of this binary.
+pub fn grow_corpus(
+    cfg: &SelfplayConfig,
+    eval: &EvalKind,
+    path: &Path,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<CorpusStats, String> {
+    eval.try_evaluator()?;
+    let (bench, _) = crate::engine::bench::run();
+    let header = corpus_header(cfg, &eval.to_string(), bench)?;
+    run_corpus(cfg, &header, &|| eval.try_evaluator(), path, threads, stop)
 }
 
 #[cfg(test)]

@@ -105,6 +105,17 @@ impl EvalKind {
     }
 }
 
+impl std::fmt::Display for EvalKind {
+    /// The name [`EvalKind::named`] reads back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalKind::Handcrafted => f.write_str("handcrafted"),
+            EvalKind::Learned => f.write_str("learned"),
+            EvalKind::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
 /// The learned pattern evaluation with the weights shipped in the binary.
 pub fn learned_evaluator() -> Box<dyn Evaluator> {
     Box::new(PatternEval::embedded().expect("the embedded weight file is valid"))

@@ -1,0 +1,525 @@
+//! The command line: clap types, and their conversion into the library's
+//! configurations. The work itself lives in the library.
+
+use clap::{Args, Parser, Subcommand};
+use mollett::engine::eval::EvalKind;
+use mollett::protocol::Protocol;
+use mollett::rules::Variant;
+use mollett::tournament::openings::{self, GenConfig, Opening};
+use mollett::tournament::report::optional_sprt;
+use mollett::tournament::runner::{unique_names, Config, Format};
+use mollett::tournament::tune::{Param, TuneConfig};
+use mollett::tournament::types::parse_shard;
+use mollett::tournament::{EngineSpec, RefereeLimits, TimeControl};
+use mollett::train::{fit, probcut, selfplay, EvalChoice};
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "mollett",
+    version,
+    about = "A Reversi engine: modern (Othello) and classic rules, GTP-style protocol on stdin/stdout"
+)]
+pub struct Cli {
+    /// Rule set at start-up: modern or classic.
+    #[arg(long, global = true, default_value = "modern", value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Protocol of the loop: gtp (which switches to nboard when the first line is `nboard 2`) or nboard.
+    #[arg(long, default_value = "gtp", value_parser = parse_protocol)]
+    pub protocol: Protocol,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Count the leaves of the game tree to DEPTH plies from the start.
+    Perft { depth: u32 },
+    /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
+    Bench {
+        /// Static evaluation: learned (the signature), handcrafted, or a weight file.
+        #[arg(long, default_value = "learned", value_parser = parse_eval)]
+        eval: EvalKind,
+    },
+    /// Solve each position of an OBF file exactly (empties to the winner) and
+    /// check the scores; exits non-zero on a wrong score or move.
+    Solve {
+        file: PathBuf,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Only problems A to B (numbers as in the file: `fforum-40-59.obf` starts at 40).
+        #[arg(long, value_parser = parse_ids)]
+        ids: Option<RangeInclusive<usize>>,
+        /// Transposition table size in megabytes.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Evaluation that orders moves at many empties: learned (the fastest solves), handcrafted, or a weight file.
+        #[arg(long, default_value = "learned", value_parser = parse_eval)]
+        eval: EvalKind,
+    },
+    /// Play a match between two engines (see docs/match.md).
+    Match {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Number of games (played in pairs: one opening, colours swapped).
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+    },
+    /// Play a round robin (or gauntlet) between three or more engines.
+    Tournament {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Game pairs per pairing.
+        #[arg(long, default_value_t = 1)]
+        rounds: usize,
+        /// The first engine plays each other; the others do not meet.
+        #[arg(long)]
+        gauntlet: bool,
+    },
+    /// Tune numeric engine options by SPSA (see docs/tuning.md).
+    Tune(TuneArgs),
+    /// Merge result files and print the report of them all.
+    Report {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// SPRT bounds: elo0=A elo1=B [alpha=X beta=Y].
+        #[arg(long, num_args = 1..)]
+        sprt: Vec<String>,
+    },
+    /// Write random balanced openings, one move sequence a line.
+    Openings(OpeningsArgs),
+    /// Play varied games and write positions labelled by search and exact solves (see docs/training.md).
+    Selfplay(SelfplayArgs),
+    /// Fit pattern weights to position files and write a weight file.
+    Train(TrainArgs),
+    /// Fit ProbCut's error model (shallow against deep search) for an evaluation.
+    Probcut(ProbcutArgs),
+    /// Mean absolute error of the evaluations against labelled positions.
+    Evaltest(EvaltestArgs),
+}
+
+/// How games are played: shared by `match`, `tournament` and `tune`.
+#[derive(Args)]
+pub struct GameArgs {
+    /// Time control BASE+INC in seconds (e.g. 60+0.5), or none.
+    #[arg(long, conflicts_with = "st")]
+    tc: Option<String>,
+    /// Fixed seconds per move.
+    #[arg(long)]
+    st: Option<f64>,
+    /// Seconds a move may overrun its clock before it forfeits.
+    #[arg(long, default_value_t = 0.2)]
+    margin: f64,
+    /// Seconds to wait for any answer not bounded by a clock (hang limit).
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// File of openings: move sequences or boards, one a line.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `mollett tune`.
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The engine, as for `match`; both sides run it, each with its own values.
+    #[arg(long)]
+    engine: String,
+    /// NAME=START,MIN,MAX,C_END[,R_END]: an option to tune; repeatable. Values
+    /// are sent rounded when START, MIN and MAX have no decimal point.
+    #[arg(long = "param", required = true)]
+    params: Vec<String>,
+    #[arg(long, default_value_t = 100)]
+    iterations: usize,
+    /// Games per iteration, in colour-swapped pairs.
+    #[arg(long, default_value_t = 2)]
+    games_per_iter: usize,
+    #[command(flatten)]
+    games: GameArgs,
+    /// Draws the perturbations and shuffles the openings.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// File with one line per iteration (iteration, result, values).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in --out.
+    #[arg(long)]
+    resume: bool,
+}
+
+/// Options shared by `match` and `tournament`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// An engine: `key=value` words (name, cmd, dir, proto, tc, st, init, time); repeat per engine.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    #[command(flatten)]
+    games: GameArgs,
+    /// Result file, one line per game (plus FILE.ggf for modern games).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Continue the run recorded in --out, skipping finished games.
+    #[arg(long)]
+    resume: bool,
+    /// Run slice i of n of the game list (pairs kept together).
+    #[arg(long, default_value = "1/1", value_parser = parse_shard)]
+    shard: (usize, usize),
+    /// Shuffle the openings (and seed classic centre placements).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// SPRT: elo0=A elo1=B [alpha=X beta=Y]; stops at a bound (matches only).
+    #[arg(long, num_args = 1..)]
+    sprt: Vec<String>,
+}
+
+/// `mollett selfplay`.
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Games in the whole run (all shards).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play slice i of n of the games (game k belongs to shard k mod n + 1).
+    #[arg(long, default_value = "1/1", value_parser = parse_shard)]
+    pub shard: (usize, usize),
+    /// Random opening of 0 to N plies (classic: after 4 random placements).
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Start game k from line k (cyclically) of this openings file instead.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Search depth that labels each position and chooses the move.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Solve exactly from this many empties down.
+    #[arg(long, default_value_t = 16)]
+    pub exact_empties: u32,
+    /// Chance of a random move before the exact phase.
+    #[arg(long, default_value_t = 0.1)]
+    pub random_prob: f64,
+    /// Record only positions with at most this many empties.
+    #[arg(long, default_value_t = 60)]
+    pub max_record_empties: u32,
+    /// Record only positions with at least this many empties (games stop below).
+    #[arg(long, default_value_t = 0)]
+    pub min_empties: u32,
+    /// Start no new game after this many seconds.
+    #[arg(long)]
+    pub max_seconds: Option<f64>,
+    /// Evaluation of the searches: handcrafted, learned, or a weight file.
+    #[arg(long, default_value = "handcrafted", value_parser = parse_eval)]
+    pub eval: EvalKind,
+    /// Transposition table in MB.
+    #[arg(long, default_value_t = 32)]
+    pub hash: usize,
+    /// Output file (default: stdout); appended to.
+    #[arg(long, conflicts_with = "corpus")]
+    pub out: Option<PathBuf>,
+    /// Append whole games to this corpus file (`.games`, see
+    /// docs/training.md) instead of positions; resumes, skipping the
+    /// games it already holds.
+    #[arg(long)]
+    pub corpus: Option<PathBuf>,
+    /// Games played at once (corpus runs), one search thread each.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// `mollett train`.
+#[derive(Args)]
+pub struct TrainArgs {
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Game stages (by discs on the board).
+    #[arg(long, default_value_t = mollett::engine::eval::pattern::DEFAULT_STAGES)]
+    pub stages: usize,
+    /// Adam step size (discs).
+    #[arg(long, default_value_t = 0.02)]
+    pub lr: f32,
+    /// L2 regularisation.
+    #[arg(long, default_value_t = 0.01)]
+    pub l2: f32,
+    #[arg(long, default_value_t = 128)]
+    pub batch: usize,
+    /// Fraction of positions held out to measure the fit.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Weight of neighbouring stages' samples.
+    #[arg(long, default_value_t = 0.5)]
+    pub neighbour_weight: f32,
+    /// Blend searched labels with the game's exact outcome by this weight.
+    #[arg(long, default_value_t = 0.5)]
+    pub outcome_weight: f32,
+    #[arg(long, default_value = "weights.bin")]
+    pub out: PathBuf,
+}
+
+/// `mollett probcut`.
+#[derive(Args)]
+pub struct ProbcutArgs {
+    /// Position files (as `selfplay` writes them) to sample from.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Evaluation: handcrafted, learned, or a weight file.
+    #[arg(long, default_value = "handcrafted", value_parser = parse_eval)]
+    pub eval: EvalKind,
+    #[arg(long, default_value_t = 300)]
+    pub positions: usize,
+    /// Deepest search measured.
+    #[arg(long, default_value_t = 10)]
+    pub max_depth: u32,
+    /// Shallowest deep search measured.
+    #[arg(long, default_value_t = 3)]
+    pub min_depth: u32,
+    #[arg(long, default_value_t = 56)]
+    pub max_empties: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `mollett evaltest`.
+#[derive(Args)]
+pub struct EvaltestArgs {
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Evaluations to compare: handcrafted, learned, zero (always 0), or weight files.
+    #[arg(long, num_args = 1.., default_values = ["handcrafted", "learned"])]
+    pub eval: Vec<EvalChoice>,
+    #[arg(long, default_value_t = 20)]
+    pub min_empties: u32,
+    #[arg(long, default_value_t = 30)]
+    pub max_empties: u32,
+    /// Only exactly solved positions.
+    #[arg(long)]
+    pub exact_only: bool,
+    /// Also report per bucket of this many empties (0: none).
+    #[arg(long, default_value_t = 0)]
+    pub bucket: u32,
+}
+
+/// `mollett openings`.
+#[derive(Args)]
+pub struct OpeningsArgs {
+    /// Plies per opening.
+    #[arg(long, default_value_t = 8)]
+    pub plies: usize,
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Keep openings evaluated within this many discs of even.
+    #[arg(long, default_value_t = 2.0)]
+    pub max_eval: f64,
+    /// Search depth of the evaluation.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output file (default: stdout).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::parse(s).ok_or_else(|| format!("unknown variant '{s}' (modern or classic)"))
+}
+
+/// `handcrafted`, `learned`, or a weight file (checked when given).
+fn parse_eval(s: &str) -> Result<EvalKind, String> {
+    EvalKind::from_name(s)
+}
+
+fn parse_protocol(s: &str) -> Result<Protocol, String> {
+    s.parse()
+}
+
+/// `A-B` or `A`: problem numbers.
+fn parse_ids(r: &str) -> Result<RangeInclusive<usize>, String> {
+    let (a, b) = r.split_once('-').unwrap_or((r, r));
+    let parse = |x: &str| {
+        x.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected A-B, got '{r}'"))
+    };
+    Ok(parse(a)?..=parse(b)?)
+}
+
+impl GameArgs {
+    fn time_control(&self) -> Result<TimeControl, String> {
+        match (&self.tc, self.st) {
+            (Some(tc), _) => tc.parse::<TimeControl>(),
+            (None, Some(st)) if st > 0.0 => Ok(TimeControl::PerMove(st)),
+            (None, Some(_)) => Err("--st must be positive".into()),
+            (None, None) => Ok(TimeControl::None),
+        }
+    }
+
+    fn limits(&self) -> RefereeLimits {
+        RefereeLimits {
+            margin: self.margin,
+            hang: Duration::from_secs_f64(self.timeout.max(0.01)),
+        }
+    }
+
+    fn openings(&self, variant: Variant) -> Result<Vec<Opening>, String> {
+        match &self.openings {
+            Some(path) => openings::read_file(path, variant),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+fn engine_spec(s: &str) -> Result<EngineSpec, String> {
+    s.parse::<EngineSpec>()
+        .map_err(|e| format!("--engine '{s}': {e}"))
+}
+
+impl RunArgs {
+    /// The runner's configuration for `format` (a match needs two engines,
+    /// other formats at least `min_engines`).
+    pub fn config(
+        self,
+        format: Format,
+        variant: Variant,
+        min_engines: usize,
+    ) -> Result<Config, String> {
+        let mut engines = self
+            .engines
+            .iter()
+            .map(|s| engine_spec(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        if matches!(format, Format::Match { .. }) && engines.len() != 2 {
+            return Err(
+                "a match needs exactly two --engine options (use tournament for more)".into(),
+            );
+        }
+        if engines.len() < min_engines {
+            return Err(format!("needs at least {min_engines} --engine options"));
+        }
+        unique_names(&mut engines);
+        if self.resume && self.out.is_none() {
+            return Err("--resume needs --out".into());
+        }
+        Ok(Config {
+            engines,
+            format,
+            variant,
+            tc: self.games.time_control()?,
+            limits: self.games.limits(),
+            openings: self.games.openings(variant)?,
+            concurrency: self.games.concurrency,
+            out: self.out,
+            resume: self.resume,
+            shard: self.shard,
+            seed: self.seed,
+            sprt: optional_sprt(&self.sprt)?,
+            progress: !self.games.quiet,
+        })
+    }
+}
+
+impl TuneArgs {
+    pub fn config(self, variant: Variant) -> Result<TuneConfig, String> {
+        let params = self
+            .params
+            .iter()
+            .map(|p| p.parse::<Param>())
+            .collect::<Result<Vec<_>, _>>()?;
+        if self.resume && self.out.is_none() {
+            return Err("--resume needs --out".into());
+        }
+        Ok(TuneConfig {
+            engine: engine_spec(&self.engine)?,
+            params,
+            iterations: self.iterations,
+            games_per_iter: self.games_per_iter,
+            variant,
+            tc: self.games.time_control()?,
+            limits: self.games.limits(),
+            openings: self.games.openings(variant)?,
+            concurrency: self.games.concurrency,
+            seed: self.seed,
+            out: self.out,
+            resume: self.resume,
+            progress: !self.games.quiet,
+        })
+    }
+}
+
+impl SelfplayArgs {
+    pub fn config(&self, variant: Variant) -> Result<selfplay::SelfplayConfig, String> {
+        Ok(selfplay::SelfplayConfig {
+            variant,
+            games: self.games,
+            seed: self.seed,
+            shard: self.shard,
+            random_plies: self.random_plies,
+            openings: match &self.openings {
+                Some(p) => openings::read_file(p, variant)?,
+                None => Vec::new(),
+            },
+            depth: self.depth,
+            exact_empties: self.exact_empties,
+            random_prob: self.random_prob,
+            max_record_empties: self.max_record_empties,
+            min_empties: self.min_empties,
+            max_time: self.max_seconds.map(Duration::from_secs_f64),
+            hash_mb: self.hash,
+            progress: true,
+        })
+    }
+}
+
+impl TrainArgs {
+    pub fn config(&self) -> fit::FitConfig {
+        fit::FitConfig {
+            stages: self.stages,
+            epochs: self.epochs,
+            seed: self.seed,
+            lr: self.lr,
+            l2: self.l2,
+            batch: self.batch,
+            holdout: self.holdout,
+            neighbour_weight: self.neighbour_weight,
+            outcome_weight: self.outcome_weight,
+            progress: true,
+        }
+    }
+}
+
+impl ProbcutArgs {
+    pub fn config(&self) -> probcut::ProbcutConfig {
+        probcut::ProbcutConfig {
+            files: self.files.clone(),
+            positions: self.positions,
+            max_depth: self.max_depth,
+            min_depth: self.min_depth,
+            max_empties: self.max_empties,
+            seed: self.seed,
+        }
+    }
+}
+
+impl OpeningsArgs {
+    pub fn config(&self, variant: Variant) -> GenConfig {
+        GenConfig {
+            variant,
+            plies: self.plies,
+            count: self.count,
+            max_eval: self.max_eval,
+            depth: self.depth,
+            seed: self.seed,
+        }
+    }
+}
