@@ -23,6 +23,7 @@ fn main() {
     let variant = cli.variant;
     let result = match cli.command {
         None => {
+            exit_when_stdout_closes();
             let stdin = std::io::BufReader::new(std::io::stdin());
             mollett::protocol::run_with(stdin, std::io::stdout(), variant, cli.protocol)
                 .map_err(|e| e.to_string())
@@ -166,6 +167,31 @@ fn run_games(config: Result<runner::Config, String>) -> Result<(), String> {
     let outcome = runner::run(&config?, ctrl_c_flag())?;
     print!("{}", outcome.report);
     Ok(())
+}
+
+/// An engine must not outlive the GUI that reads it: when the reader of
+/// stdout is gone (a pipe without readers reports an error, a terminal a
+/// hang-up), stop all work and exit, whatever is running or queued. A write
+/// to a closed stdout fails too and ends the loop; this also covers an
+/// engine that is only searching and not writing.
+fn exit_when_stdout_closes() {
+    let watcher = std::thread::Builder::new().name("stdout-watch".into());
+    let _ = watcher.spawn(|| loop {
+        let mut fd = libc::pollfd {
+            fd: libc::STDOUT_FILENO,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd for the duration of the call.
+        let ready = unsafe { libc::poll(&mut fd, 1, -1) };
+        if ready > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+            log::warn!("stdout is closed: exiting");
+            std::process::exit(1);
+        }
+        if ready < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return;
+        }
+    });
 }
 
 /// Ctrl-C: the first sets the flag, for a clean stop (unfinished games

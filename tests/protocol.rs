@@ -615,19 +615,16 @@ fn stop_answers_the_best_move_so_far() {
     live.close(Duration::from_secs(5));
 }
 
+/// FFO #1 (14 empties): g8 wins by 18 with the empties counted.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
 #[test]
-fn end_of_input_stops_the_search_and_answers_it() {
-    let live = Live::new(Variant::Modern);
-    live.send(
-        "set_option movetime 0\nset_option depth 0\nset_option endgame 0\ngenmove\nhistory\n",
-    );
-    std::thread::sleep(Duration::from_millis(100));
-    let out = live.close(Duration::from_secs(5));
-    let a = answers(&out);
-    assert_eq!(a.len(), 5);
-    let mv = a[3].trim_start_matches("= ");
-    assert!(START_LEGAL.contains(&mv));
-    assert_eq!(a[4], format!("= {mv}"));
+fn end_of_input_lets_every_command_run_to_its_end() {
+    // A piped script: the input ends long before the solve does.
+    let a = ask(&format!(
+        "setboard {FFO_1}\nset_option scoring empties\nsolve\nhistory\n"
+    ));
+    assert_eq!(a, ["=", "=", "= g8 +18", "="]);
 }
 
 /// Runs the binary, keeping stdin open, and waits for it to exit by itself.
@@ -669,33 +666,26 @@ fn run_binary_until_exit(input: &str, close_stdin: bool) -> (String, Duration) {
 }
 
 #[test]
-fn quit_exits_at_once_even_mid_search() {
+fn quit_answers_the_commands_before_it_then_exits() {
     let (out, _) = run_binary_until_exit("1 name\n2 quit\n3 name\n", false);
     assert_eq!(out, "=1 Mollett\n\n=2\n\n");
-    let (out, elapsed) =
-        run_binary_until_exit("set_option movetime 0\nset_option depth 0\nset_option endgame 0\n5 genmove\n6 name\n7 quit\n", false);
-    assert!(elapsed < Duration::from_secs(3), "quit took {elapsed:?}");
-    let a = answers(&out);
-    assert_eq!(a.len(), 6, "{out}");
-    // Either the search finished before quit arrived, or it was interrupted.
-    assert!(
-        a[3] == "?5 interrupted by quit" || START_LEGAL.contains(&a[3].trim_start_matches("=5 ")),
-        "{}",
-        a[3]
+    // The search before quit gets its real answer, not an interruption.
+    let (out, _) = run_binary_until_exit(
+        &format!("setboard {FFO_1}\nset_option scoring empties\n5 solve\n6 name\n7 quit\n8 name\n"),
+        false,
     );
-    assert!(a[4] == "?6 interrupted by quit" || a[4] == "=6 Mollett");
-    assert_eq!(a[5], "=7");
+    assert_eq!(answers(&out), ["=", "=", "=5 g8 +18", "=6 Mollett", "=7"]);
 }
 
 /// perft 14 takes hours: these only pass if the job is really interrupted.
 #[test]
-fn quit_and_stop_interrupt_a_long_perft() {
-    let (out, elapsed) = run_binary_until_exit("1 perft 14\n2 name\n3 quit\n", false);
-    assert!(elapsed < Duration::from_secs(3), "quit took {elapsed:?}");
-    assert_eq!(
-        out,
-        "?1 interrupted by quit\n\n?2 interrupted by quit\n\n=3\n\n"
+fn stop_interrupts_a_long_perft_and_quit_then_exits() {
+    let (out, elapsed) = run_binary_until_exit("1 perft 14\n2 name\n3 stop\n4 quit\n", false);
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "stop and quit took {elapsed:?}"
     );
+    assert_eq!(out, "?1 perft stopped\n\n=2 Mollett\n\n=3\n\n=4\n\n");
     let live = Live::new(Variant::Modern);
     live.send("1 perft 14\n2 name\n");
     std::thread::sleep(Duration::from_millis(100));
@@ -706,15 +696,42 @@ fn quit_and_stop_interrupt_a_long_perft() {
 }
 
 #[test]
-fn binary_exits_at_end_of_input() {
-    let (out, elapsed) =
-        run_binary_until_exit("set_option movetime 0\nset_option depth 0\ngenmove\n", true);
+fn binary_exits_at_end_of_input_after_answering() {
+    let (out, elapsed) = run_binary_until_exit(
+        "set_option movetime 200\nset_option depth 0\ngenmove\n",
+        true,
+    );
     assert!(elapsed < Duration::from_secs(3));
     let a = answers(&out);
     assert!(
         START_LEGAL.contains(&a[2].trim_start_matches("= ")),
         "{out}"
     );
+}
+
+/// A GUI that dies takes the engine with it, even mid-search with input open.
+#[test]
+fn the_engine_exits_when_nobody_reads_its_answers() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the engine");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"perft 14\n").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    drop(child.stdout.take());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(5) {
+            child.kill().unwrap();
+            panic!("the engine outlived its reader");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(stdin);
 }
 
 /// `set_option eval` swaps the static evaluation: the same fixed-depth

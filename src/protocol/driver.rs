@@ -31,12 +31,11 @@ pub(crate) enum Event {
 /// What a line read while a job runs does to the job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Interrupt {
-    /// Nothing: the line waits its turn.
+    /// Nothing: the line waits its turn (`quit` too: what came before it
+    /// runs to its normal end first).
     None,
     /// Stop the job (it answers with what it has), then the line waits its turn.
     Stop,
-    /// Stop the job and end the session at once (see [`Dialect::quit_during_job`]).
-    Quit,
 }
 
 /// What the loop does after executing a request.
@@ -63,13 +62,6 @@ pub(crate) trait Dialect {
         &mut self,
         pending: Self::Pending,
         output: Result<JobOutput, &'static str>,
-    ) -> io::Result<()>;
-    /// A quitting request read while a job runs: answer what must be answered.
-    fn quit_during_job(
-        &mut self,
-        pending: Self::Pending,
-        queued: VecDeque<Self::Request>,
-        quit: Self::Request,
     ) -> io::Result<()>;
     /// Hands the searcher to a job.
     fn take_engine(&mut self) -> Engine;
@@ -102,7 +94,7 @@ pub(crate) fn drive<D: Dialect>(
                 Step::Continue => {}
                 Step::Quit => return Ok(()),
                 Step::Start(job, pending) => {
-                    let stop = Arc::new(AtomicBool::new(eof));
+                    let stop = Arc::new(AtomicBool::new(false));
                     match spawn_job(dialect.take_engine(), job, stop.clone(), tx.clone()) {
                         Ok(()) => running = Some(Running { pending, stop }),
                         Err(e) => {
@@ -130,26 +122,14 @@ pub(crate) fn drive<D: Dialect>(
                     continue;
                 };
                 if let Some(run) = &running {
-                    match dialect.interrupt(&request) {
-                        Interrupt::None => {}
-                        Interrupt::Stop => run.stop.store(true, Ordering::SeqCst),
-                        Interrupt::Quit => {
-                            run.stop.store(true, Ordering::SeqCst);
-                            let run = running.take().expect("a job runs");
-                            let queued = std::mem::take(&mut queue);
-                            dialect.quit_during_job(run.pending, queued, request)?;
-                            return Ok(());
-                        }
+                    if dialect.interrupt(&request) == Interrupt::Stop {
+                        run.stop.store(true, Ordering::SeqCst);
                     }
                 }
                 queue.push_back(request);
             }
-            Event::Eof => {
-                eof = true;
-                if let Some(run) = &running {
-                    run.stop.store(true, Ordering::SeqCst);
-                }
-            }
+            // Whatever was read before the end still runs to its normal end.
+            Event::Eof => eof = true,
             Event::Done(engine, output) => {
                 dialect.restore_engine(Some(*engine));
                 if let Some(run) = running.take() {

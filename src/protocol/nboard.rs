@@ -17,7 +17,6 @@ use crate::rules::game::Game;
 use crate::rules::ggf::{move_text, GgfGame, GgfMove};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
-use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::time::Instant;
 
@@ -350,7 +349,6 @@ impl<W: Write> Dialect for Nboard<W> {
     fn interrupt(&self, request: &NbCommand) -> Interrupt {
         match request {
             NbCommand::Ping(_) => Interrupt::Stop,
-            NbCommand::Quit => Interrupt::Quit,
             _ => Interrupt::None,
         }
     }
@@ -460,15 +458,6 @@ impl<W: Write> Dialect for Nboard<W> {
             }
             _ => self.say("status internal error"),
         }
-    }
-
-    fn quit_during_job(
-        &mut self,
-        _pending: NbPending,
-        _queued: VecDeque<NbCommand>,
-        _quit: NbCommand,
-    ) -> io::Result<()> {
-        Ok(())
     }
 
     fn take_engine(&mut self) -> Engine {

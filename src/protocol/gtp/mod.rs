@@ -22,7 +22,6 @@ use crate::rules::square::{Move, Square};
 use command::{Command, KgsTime};
 use parse::Request;
 use response::Responder;
-use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
@@ -519,7 +518,6 @@ impl<W: Write> Dialect for Gtp<W> {
     fn interrupt(&self, request: &Request) -> Interrupt {
         match request.command {
             Ok(Command::Stop) => Interrupt::Stop,
-            Ok(Command::Quit) => Interrupt::Quit,
             _ => Interrupt::None,
         }
     }
@@ -558,21 +556,6 @@ impl<W: Write> Dialect for Gtp<W> {
             Err(message) => Err(message.to_string()),
         };
         self.out.answer(id.as_deref(), &answer)
-    }
-
-    fn quit_during_job(
-        &mut self,
-        (id, _): Self::Pending,
-        queued: VecDeque<Request>,
-        quit: Request,
-    ) -> io::Result<()> {
-        // One answer per command, in order, even now.
-        let interrupted = Err("interrupted by quit".to_string());
-        self.out.answer(id.as_deref(), &interrupted)?;
-        for r in &queued {
-            self.out.answer(r.id.as_deref(), &interrupted)?;
-        }
-        self.out.answer(quit.id.as_deref(), &Ok(String::new()))
     }
 
     fn take_engine(&mut self) -> Engine {
