@@ -194,14 +194,21 @@ fn colour_not_on_move_when_the_side_on_move_must_pass() {
 #[test]
 fn game_over_answers() {
     let over = format!("{}play black c1\n", white_must_pass());
-    let a = ask(&format!("{over}play d1\nplay white d1\ngenmove\nreg_genmove\nsolve\nhint 2\nlegal\nfinal_score\nset_option scoring empties\nfinal_score\n"));
+    let a = ask(&format!("{over}play d1\nplay white d1\ngenmove\nreg_genmove\ngenmove white\nplay white pass\nplay black pass\nplay pass\nhistory\nsolve\nhint 2\nlegal\nfinal_score\nset_option scoring empties\nfinal_score\n"));
+    // Controllers ask for moves and send passes after the end (gogui-twogtp):
+    // genmove answers pass and a pass is accepted, and neither changes the game.
     assert_eq!(
         &a[2..],
         [
             "? game over",
             "? game over",
-            "? game over",
-            "? game over",
+            "= pass",
+            "= pass",
+            "= pass",
+            "=",
+            "=",
+            "=",
+            "= pass c1",
             "? game over",
             "? game over",
             "=",

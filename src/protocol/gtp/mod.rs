@@ -264,11 +264,20 @@ impl<W: Write> Gtp<W> {
     }
 
     fn play(&mut self, color: Option<Color>, mv: Move) -> Answer {
+        // Controllers (gogui-twogtp) pass for a side with nothing left to do:
+        // at game over a pass is accepted and changes nothing.
+        if mv == Move::Pass && self.position().is_game_over() {
+            return ok();
+        }
         let (pass_first, _) = self.resolve(color)?;
         self.commit(pass_first, mv).map(|_| String::new())
     }
 
     fn genmove(&mut self, color: Option<Color>, play: bool) -> Action {
+        // At game over there is nothing to play but a pass, which changes nothing.
+        if self.position().is_game_over() {
+            return Action::Answer(Ok(Move::Pass.to_string()));
+        }
         let (pass_first, pos) = match self.resolve(color) {
             Ok(r) => r,
             Err(e) => return Action::Answer(Err(e)),
