@@ -335,3 +335,48 @@ fn the_protocol_flag_and_quit() {
     .unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), "pong 9\n");
 }
+
+/// Clocks that no computer could keep are refused when they are given: the
+/// game or move is ignored with a status line, and the engine plays on.
+#[test]
+fn unusable_clocks_are_refused_when_given() {
+    let mut gui = Gui::new();
+    gui.send("set depth 2");
+    for bad in ["TI[1e300]", "TI[-5]"] {
+        gui.send(&format!(
+            "set game (;GM[Othello]{bad}TY[8]BO[{START}]B[F5];)"
+        ));
+        let status = gui.until("status", LONG);
+        assert!(
+            status
+                .last()
+                .unwrap()
+                .contains("game ignored: time must be"),
+            "{status:?}"
+        );
+    }
+    let game = format!("(;GM[Othello]TI[00:30]TY[8]BO[{START}]B[F5//-1e300];)");
+    gui.send(&format!("set game {game}"));
+    assert!(gui
+        .until("status", LONG)
+        .last()
+        .unwrap()
+        .contains("game ignored"));
+    gui.send("move F5/0/-1e300");
+    let status = gui.until("status", LONG);
+    assert!(
+        status
+            .last()
+            .unwrap()
+            .contains("move F5 ignored: time must be"),
+        "{status:?}"
+    );
+    // The stored game is still the start, and go answers a legal first move.
+    gui.send("go");
+    let start = Position::start(Variant::Modern, mollett::Color::Black);
+    assert_legal(
+        &start,
+        answered_move(gui.until("===", LONG).last().unwrap()),
+    );
+    gui.close();
+}

@@ -777,3 +777,25 @@ fn level_sets_depth_and_endgame() {
         "{a:?}"
     );
 }
+
+/// Clock values beyond any real clock are refused when given (they used to
+/// be accepted and make every later genmove fail); nothing changes.
+#[test]
+fn unusable_clock_values_are_refused_and_change_nothing() {
+    let bad = [
+        "time_settings 0 1e300 1",
+        "kgs-time_settings byoyomi 1 1e300 5",
+        "kgs-time_settings absolute 1e20",
+        "time_settings 1e20 0 0",
+        "time_left black 1e20 0",
+    ];
+    let script: String = bad.iter().map(|l| format!("{l}\n")).collect();
+    let a = ask(&format!("set_option movetime 50\n{script}genmove\n"));
+    for (line, answer) in bad.iter().zip(&a[1..6]) {
+        assert_eq!(answer, "? time must be 0 to 1000000 seconds", "{line}");
+    }
+    assert!(
+        START_LEGAL.contains(&a[6].trim_start_matches("= ")),
+        "{a:?}"
+    );
+}

@@ -139,6 +139,20 @@ pub const BYO_SOFT_SHARE: f64 = 0.6;
 /// Share of one byo-yomi stone's time that a move still in main time may
 /// borrow: if main time runs out mid-move, the period takes over.
 pub const BYO_BORROW_SHARE: f64 = 0.5;
+/// Longest time a clock may hold, in seconds (about 11.6 days): a value
+/// above it is refused when it is given, so no later computation overflows.
+pub const MAX_CLOCK_SECS: f64 = 1_000_000.0;
+
+/// A clock value as given (`time_settings`, `time_left`, a GGF `TI`), or why
+/// it cannot be used.
+pub fn check_secs(secs: f64) -> Result<f64, String> {
+    if secs.is_finite() && (0.0..=MAX_CLOCK_SECS).contains(&secs) {
+        Ok(secs)
+    } else {
+        Err(format!("time must be 0 to {MAX_CLOCK_SECS} seconds"))
+    }
+}
+
 /// Shortest limit ever returned: lets the search pick a legal move.
 pub const MIN_LIMIT: f64 = 0.001;
 
@@ -211,9 +225,12 @@ pub fn allocate(
 fn limits(soft: f64, hard: f64) -> MoveTime {
     let hard = hard.max(MIN_LIMIT);
     let soft = soft.clamp(MIN_LIMIT, hard);
+    // Clock values are checked when given; saturating here keeps any other
+    // input from panicking the search thread.
+    let duration = |x: f64| Duration::try_from_secs_f64(x).unwrap_or(Duration::MAX);
     MoveTime {
-        soft: Duration::from_secs_f64(soft),
-        hard: Duration::from_secs_f64(hard),
+        soft: duration(soft),
+        hard: duration(hard),
     }
 }
 

@@ -11,7 +11,7 @@ use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::session::{checked_move, Session};
 use crate::engine::search::{Engine, Limits, SearchResult};
-use crate::engine::timeman::Clock;
+use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::ggf::{move_text, GgfGame, GgfMove};
@@ -163,6 +163,9 @@ impl<W: Write> Nboard<W> {
 
     /// `move`: plays on the stored game (a forced pass the GUI left out is inserted).
     fn play(&mut self, mv: Move, eval: Option<f64>, time: Option<f64>) -> io::Result<()> {
+        if let Some(Err(e)) = time.map(check_secs) {
+            return self.say(&format!("status move {} ignored: {e}", move_text(mv)));
+        }
         let mut game = self.session.game().clone();
         let mut record = self.record.clone();
         let pos = *game.position();
@@ -193,7 +196,19 @@ impl<W: Write> Nboard<W> {
     }
 
     fn set_game(&mut self, text: &str) -> io::Result<()> {
-        match GgfGame::parse(text).and_then(|r| r.to_game().map(|g| (r, g))) {
+        let read = GgfGame::parse(text)
+            .and_then(|r| r.to_game().map(|g| (r, g)))
+            .map_err(|e| e.to_string())
+            .and_then(|(r, g)| {
+                // Clocks are checked here, once, so no search sees an unusable one.
+                let times = r
+                    .main_time()
+                    .into_iter()
+                    .chain(r.moves.iter().filter_map(|m| m.time));
+                times.map(check_secs).collect::<Result<Vec<_>, _>>()?;
+                Ok((r, g))
+            });
+        match read {
             Ok((record, game)) => {
                 self.record = record;
                 self.session.replace_game(game);

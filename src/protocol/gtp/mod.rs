@@ -14,7 +14,7 @@ use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::session::{checked_move, Session};
 use crate::engine::search::{Engine, Limits, Scoring};
-use crate::engine::timeman::Clock;
+use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::position::{Position, CLASSIC_SUPPLY};
@@ -173,13 +173,22 @@ impl<W: Write> Gtp<W> {
                 main,
                 byo_time,
                 byo_stones,
-            } => {
-                self.set_time_control(main, byo_time, byo_stones);
-                ok()
-            }
+            } => self.set_time_control(main, byo_time, byo_stones),
             KgsTimeSettings(kgs) => {
+                let (main, period) = match kgs {
+                    KgsTime::None => (0.0, 0.0),
+                    KgsTime::Absolute { main } => (main, 0.0),
+                    KgsTime::Byoyomi { main, period, .. }
+                    | KgsTime::Canadian { main, period, .. } => (main, period),
+                };
+                if let Err(e) = check_secs(main).and(check_secs(period)) {
+                    return Action::Answer(Err(e));
+                }
                 match kgs {
-                    KgsTime::None => self.session.clocks_mut().set_control(None),
+                    KgsTime::None => {
+                        self.session.clocks_mut().set_control(None);
+                        ok()
+                    }
                     KgsTime::Absolute { main } => self.set_time_control(main, 0.0, 0),
                     // A clock has one period: count each byo-yomi period as
                     // one stone in `period` seconds.
@@ -190,16 +199,13 @@ impl<W: Write> Gtp<W> {
                         stones,
                     } => self.set_time_control(main, period, stones),
                 }
-                ok()
+                .map(|_| String::new())
             }
             TimeLeft {
                 color,
                 time,
                 stones,
-            } => {
-                self.time_left(color, time, stones);
-                ok()
-            }
+            } => self.time_left(color, time, stones),
             SetOption { name, value } => self.set_option(&name, &value),
             GetOption(name) => self.session.options().get(&name),
             Options => Ok(self.session.options().to_string()),
@@ -504,15 +510,20 @@ impl<W: Write> Gtp<W> {
         ok()
     }
 
-    fn set_time_control(&mut self, main: f64, byo_time: f64, byo_stones: u32) {
+    /// Times above `MAX_CLOCK_SECS` are refused, changing nothing.
+    fn set_time_control(&mut self, main: f64, byo_time: f64, byo_stones: u32) -> Answer {
+        check_secs(main)?;
+        check_secs(byo_time)?;
         let control = Clock::from_settings(main, byo_time, byo_stones);
         self.session.clocks_mut().set_control(control);
+        ok()
     }
 
-    fn time_left(&mut self, color: Color, time: f64, stones: u32) {
-        self.session
-            .clocks_mut()
-            .set_left(color.index(), time, stones);
+    fn time_left(&mut self, color: Color, time: f64, stones: u32) -> Answer {
+        check_secs(time)?;
+        let clocks = self.session.clocks_mut();
+        clocks.set_left(color.index(), time, stones);
+        ok()
     }
 }
 
