@@ -36,7 +36,10 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Count the leaves of the game tree to DEPTH plies from the start.
-    Perft { depth: u32 },
+    Perft {
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=60))]
+        depth: u32,
+    },
     /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
     Bench {
         /// Static evaluation: learned (the signature), handcrafted, or a weight file.
@@ -47,15 +50,15 @@ pub enum Command {
     /// check the scores; exits non-zero on a wrong score or move.
     Solve {
         file: PathBuf,
-        /// Search threads.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Search threads (1 to 256, as the threads option).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
         /// Only problems A to B (numbers as in the file: `fforum-40-59.obf` starts at 40).
         #[arg(long, value_parser = parse_ids)]
         ids: Option<RangeInclusive<usize>>,
-        /// Transposition table size in megabytes.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
+        /// Transposition table size in megabytes (1 to 65536, as the hash option).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
         /// Evaluation that orders moves at many empties: learned (the fastest solves), handcrafted, or a weight file.
         #[arg(long, default_value = "learned", value_parser = parse_eval)]
         eval: EvalKind,
@@ -331,6 +334,24 @@ pub struct OpeningsArgs {
     pub out: Option<PathBuf>,
 }
 
+impl Command {
+    /// Commands whose only output is what they print (no engine processes).
+    pub fn only_prints(&self) -> bool {
+        matches!(
+            self,
+            Command::Perft { .. }
+                | Command::Bench { .. }
+                | Command::Solve { .. }
+                | Command::Report { .. }
+                | Command::Openings(_)
+                | Command::Train(_)
+                | Command::Probcut(_)
+                | Command::Evaltest(_)
+                | Command::Selfplay(_)
+        )
+    }
+}
+
 fn parse_variant(s: &str) -> Result<Variant, String> {
     Variant::parse(s).ok_or_else(|| format!("unknown variant '{s}' (modern or classic)"))
 }
@@ -352,7 +373,11 @@ fn parse_ids(r: &str) -> Result<RangeInclusive<usize>, String> {
             .parse::<usize>()
             .map_err(|_| format!("expected A-B, got '{r}'"))
     };
-    Ok(parse(a)?..=parse(b)?)
+    let (a, b) = (parse(a)?, parse(b)?);
+    if a > b {
+        return Err(format!("expected A-B with A <= B, got '{r}'"));
+    }
+    Ok(a..=b)
 }
 
 impl GameArgs {

@@ -21,6 +21,14 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let variant = cli.variant;
+    if cli.command.as_ref().is_some_and(Command::only_prints) {
+        // A command that only prints ends quietly when its reader goes
+        // (`mollett report games.txt | head -1`), as Unix tools do. Those
+        // that talk to engine processes keep SIGPIPE ignored: a dead
+        // engine's pipe must be an error, not the runner's death.
+        // SAFETY: setting a signal disposition to its default.
+        unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
+    }
     let result = match cli.command {
         None => {
             exit_when_stdout_closes();
@@ -30,7 +38,8 @@ fn main() {
         }
         Some(Command::Perft { depth }) => {
             let pos = Position::start(variant, Color::Black);
-            for d in 1..=depth {
+            // Rows from depth 1 (perft 0 is its one row, the position itself).
+            for d in depth.min(1)..=depth {
                 let t = Instant::now();
                 let n = perft(&pos, d);
                 let secs = t.elapsed().as_secs_f64();
@@ -50,9 +59,13 @@ fn main() {
             ids,
             hash,
             eval,
-        }) => mollett::rules::obf::read(&file).map(|problems| {
-            println!("{}", SolveRow::HEADER);
+        }) => mollett::rules::obf::read(&file).and_then(|problems| {
             let ids = ids.unwrap_or(0..=usize::MAX);
+            if !problems.iter().any(|p| ids.contains(&p.id)) {
+                return Err(format!("{}: no problems to solve", file.display()));
+            }
+            println!("{}", SolveRow::HEADER);
+            let (threads, hash) = (threads as usize, hash as usize);
             let totals = solve_all(&problems, ids, threads, hash, &eval, &mut |row| {
                 println!("{row}")
             });
@@ -60,6 +73,7 @@ fn main() {
             if totals.wrong > 0 {
                 std::process::exit(1);
             }
+            Ok(())
         }),
         Some(Command::Match { run, games }) => {
             run_games(run.config(Format::Match { games }, variant, 2))

@@ -226,10 +226,13 @@ impl GameRecord {
 }
 
 /// Reads a result file; lines that do not parse (a line cut short by a
-/// killed run) are skipped with a warning.
+/// killed run) are skipped with a warning. A file with lines of which none is
+/// a result is refused: it is not a result file.
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
+    let mut bad = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
@@ -237,8 +240,19 @@ pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
         }
         match GameRecord::parse(t) {
             Ok(r) => out.push(r),
-            Err(e) => log::warn!("{}:{}: skipped: {e}", path.display(), n + 1),
+            Err(e) => bad.push(format!("{}:{}: skipped: {e}", path.display(), n + 1)),
         }
+    }
+    if out.is_empty() && !bad.is_empty() {
+        return Err(format!(
+            "{}: not a result file ({} lines, none a result; the first: {})",
+            path.display(),
+            bad.len(),
+            bad[0]
+        ));
+    }
+    for b in &bad {
+        log::warn!("{b}");
     }
     Ok(out)
 }

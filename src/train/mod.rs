@@ -115,6 +115,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
             .collect());
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if let Some(s) =
@@ -364,6 +365,9 @@ pub fn train_files(
             samples.len(),
             t.elapsed().as_secs_f64()
         );
+    }
+    if samples.is_empty() {
+        return Err("no positions to train on".into());
     }
     let (weights, stages) = fit::fit(&samples, cfg);
     Ok((weights, TrainReport { stages }))

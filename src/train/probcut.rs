@@ -111,6 +111,13 @@ pub fn run(
             });
         }
     }
+    // The plane has four coefficients: fewer cells would make up the model.
+    if cells.len() < 4 {
+        return Err(format!(
+            "only {} cells of 10 or more positions: too few to fit the model (more --positions, or a wider --min-depth..--max-depth)",
+            cells.len()
+        ));
+    }
     let model = fit(&cells)?;
     Ok((cells, model))
 }

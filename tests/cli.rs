@@ -1,0 +1,144 @@
+//! The command line refuses values it cannot use, at once, with one clear
+//! line and a non-zero exit, using the same ranges as the protocol.
+
+use mollett::rules::movelist::moves_text;
+use mollett::{Color, Move, Position, Variant};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn mollett(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mollett")
+}
+
+/// A file in a fresh temporary folder of this test.
+fn temp(test: &str, name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mollett-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Refused: exit status 2 and one line on stderr that contains `what`.
+fn assert_refused(args: &[&str], what: &str) {
+    let t = Instant::now();
+    let out = mollett(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(what), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "{args:?} took {:?}",
+        t.elapsed()
+    );
+}
+
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+
+#[test]
+fn perft_takes_the_protocols_depths() {
+    assert_refused(&["perft", "61"], "61");
+    let out = mollett(&["perft", "0"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(&row[..3], ["perft", "0", "1"], "{text}");
+}
+
+#[test]
+fn solve_refuses_what_it_cannot_use() {
+    let file = temp("solve", "one.obf", FFO_1.as_bytes());
+    let f = file.to_str().unwrap();
+    assert_refused(&["solve", f, "--threads", "0"], "threads");
+    assert_refused(&["solve", f, "--hash", "0"], "hash");
+    assert_refused(&["solve", f, "--ids", "5-3"], "A <= B");
+    let empty = temp("solve", "empty.obf", b"");
+    assert_refused(&["solve", empty.to_str().unwrap()], "no problems");
+    // A byte-order mark (Windows editors) is not part of the board.
+    let bom = temp("solve", "bom.obf", format!("\u{feff}{FFO_1}\n").as_bytes());
+    let out = mollett(&["solve", bom.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(" g8 ") && text.contains("+18"), "{text}");
+}
+
+#[test]
+fn train_and_probcut_refuse_to_fit_nothing() {
+    let empty = temp("train", "empty.txt", b"");
+    let weights = empty.with_file_name("w.bin");
+    let (e, w) = (empty.to_str().unwrap(), weights.to_str().unwrap());
+    assert_refused(&["train", e, "--out", w], "no positions");
+    assert!(!weights.exists(), "a weight file was written");
+    let ffo = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/ffo/fforum-40-59.obf"
+    );
+    assert_refused(
+        &["probcut", ffo, "--positions", "5", "--max-depth", "4"],
+        "too few",
+    );
+}
+
+/// A whole legal game as a result line (first legal move each ply).
+fn result_line(game: usize) -> String {
+    let mut pos = Position::start(Variant::Modern, Color::Black);
+    let mut moves = Vec::new();
+    while !pos.is_game_over() {
+        let mv = pos.legal_moves()[0];
+        moves.push(mv);
+        pos = pos.play(mv).unwrap();
+    }
+    let b = pos.discs_of(Color::Black).count_ones();
+    let w = pos.discs_of(Color::White).count_ones();
+    let result = match b.cmp(&w) {
+        std::cmp::Ordering::Greater => "1-0",
+        std::cmp::Ordering::Less => "0-1",
+        std::cmp::Ordering::Equal => "1/2-1/2",
+    };
+    assert!(!moves.contains(&Move::Pass) || moves.len() > 1);
+    format!(
+        "game={game} pair={} black=a white=b variant=modern opening=0 start=startpos book=0 moves={} discs={b}-{w} result={result} reason=normal time=1.000/1.000",
+        game / 2,
+        moves_text(&moves)
+    )
+}
+
+#[test]
+fn report_refuses_a_file_that_is_not_results() {
+    let obf = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/ffo/fforum-40-59.obf"
+    );
+    assert_refused(&["report", obf], "not a result file");
+}
+
+#[test]
+fn report_ends_quietly_when_its_reader_goes() {
+    let lines: String = (0..400).map(|g| result_line(g) + "\n").collect();
+    let file = temp("report", "games.txt", lines.as_bytes());
+    // The reader closes before the report is written, as `| head -1` can.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(["report", file.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+    // With a reader it prints the report.
+    let out = mollett(&["report", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let mut sink = std::io::sink();
+    sink.write_all(&out.stdout).unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("400"));
+}
