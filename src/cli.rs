@@ -29,6 +29,10 @@ pub struct Cli {
     /// Protocol of the loop: gtp (which switches to nboard when the first line is `nboard 2`) or nboard.
     #[arg(long, default_value = "gtp", value_parser = parse_protocol)]
     pub protocol: Protocol,
+    /// Start the protocol loop with an option set, as `set_option NAME VALUE`
+    /// would (for GUIs that never send set_option); repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -359,6 +363,15 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 /// `handcrafted`, `learned`, or a weight file (checked when given).
 fn parse_eval(s: &str) -> Result<EvalKind, String> {
     EvalKind::from_name(s)
+}
+
+/// `NAME=VALUE`, checked against the option table.
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=VALUE, got '{s}'"))?;
+    mollett::protocol::Options::default().set(name, value)?;
+    Ok((name.to_string(), value.to_string()))
 }
 
 fn parse_protocol(s: &str) -> Result<Protocol, String> {

@@ -33,8 +33,15 @@ fn main() {
         None => {
             exit_when_stdout_closes();
             let stdin = std::io::BufReader::new(std::io::stdin());
-            mollett::protocol::run_with(stdin, std::io::stdout(), variant, cli.protocol)
-                .map_err(|e| e.to_string())
+            let mut options = mollett::protocol::Options::default();
+            cli.options
+                .iter()
+                .try_for_each(|(name, value)| options.set(name, value))
+                .and_then(|()| {
+                    let out = std::io::stdout();
+                    mollett::protocol::run_configured(stdin, out, variant, cli.protocol, options)
+                        .map_err(|e| e.to_string())
+                })
         }
         Some(Command::Perft { depth }) => {
             let pos = Position::start(variant, Color::Black);

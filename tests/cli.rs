@@ -142,3 +142,28 @@ fn report_ends_quietly_when_its_reader_goes() {
     sink.write_all(&out.stdout).unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("400"));
 }
+
+/// GUIs that never send set_option (NBoard, Quarry) set options on the
+/// command line, with the option table's names and ranges.
+#[test]
+fn options_on_the_command_line() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(["--option", "threads=2", "--option", "hash=256"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"get_option threads\nget_option hash\nget_option depth\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "= 2\n\n= 256\n\n= 0\n\n"
+    );
+    assert_refused(&["--option", "hash=0"], "hash takes 1..65536");
+    assert_refused(&["--option", "nonsense=1"], "unknown option");
+    assert_refused(&["--option", "threads"], "NAME=VALUE");
+}

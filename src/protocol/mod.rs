@@ -55,18 +55,26 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
     run_with(input, output, variant, Protocol::Gtp)
 }
 
-/// Runs `protocol` until `quit` or end of input, then returns. After a
-/// `quit` during a search the search thread is told to stop but not waited
-/// for: the caller should exit the process.
-///
-/// At end of input the running search is stopped; it and the commands read
-/// before the end are answered (searches return their best move so far at
-/// once), then `run` returns.
+/// Runs `protocol` with the default options until `quit` or end of input
+/// (each command read before them runs to its end and is answered), then
+/// returns.
 pub fn run_with<R: BufRead + Send + 'static, W: Write>(
     input: R,
     output: W,
     variant: Variant,
     protocol: Protocol,
+) -> io::Result<()> {
+    run_configured(input, output, variant, protocol, Options::default())
+}
+
+/// [`run_with`], starting from `options` (the command line's `--option`s)
+/// instead of the defaults.
+pub fn run_configured<R: BufRead + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    variant: Variant,
+    protocol: Protocol,
+    options: Options,
 ) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
@@ -74,7 +82,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write>(
         .name("reader".into())
         .spawn(move || read_lines(input, reader_tx))?;
     if protocol == Protocol::Nboard {
-        return drive(nboard::Nboard::new(output), None, &rx, &tx);
+        return drive(nboard::Nboard::new(output, options), None, &rx, &tx);
     }
     // The first line with any text decides; blank ones are kept for GTP.
     let mut early = VecDeque::new();
@@ -90,9 +98,12 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write>(
         early.push_back(event);
         match nboard {
             None => continue,
-            Some(true) => return drive(nboard::Nboard::new(output), Some(early), &rx, &tx),
+            Some(true) => {
+                return drive(nboard::Nboard::new(output, options), Some(early), &rx, &tx)
+            }
             Some(false) => {
-                return drive(gtp::Gtp::new(variant, output), Some(early), &rx, &tx);
+                let gtp = gtp::Gtp::new(Session::with_options(variant, options), output);
+                return drive(gtp, Some(early), &rx, &tx);
             }
         }
     }

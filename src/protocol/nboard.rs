@@ -9,6 +9,7 @@
 
 use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
+use super::options::Options;
 use super::session::{checked_move, Session};
 use crate::engine::search::{Engine, Limits, SearchResult};
 use crate::engine::timeman::{check_secs, Clock};
@@ -139,12 +140,12 @@ pub struct Nboard<W: Write> {
 }
 
 impl<W: Write> Nboard<W> {
-    pub fn new(out: W) -> Nboard<W> {
+    pub fn new(out: W, options: Options) -> Nboard<W> {
         let start = Position::start(Variant::Modern, Color::Black);
         Nboard {
             out,
             record: GgfGame::new(start),
-            session: Session::from_game(Game::from_position(start)),
+            session: Session::from_game(Game::from_position(start), options),
             depth: DEFAULT_DEPTH,
         }
     }

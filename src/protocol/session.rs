@@ -23,11 +23,15 @@ pub struct Session {
 impl Session {
     /// A session at the start of `variant`, black to move, no clock.
     pub fn new(variant: Variant) -> Session {
-        Session::from_game(Game::new(variant, Color::Black))
+        Session::with_options(variant, Options::default())
     }
 
-    pub fn from_game(game: Game) -> Session {
-        let options = Options::default();
+    /// [`Session::new`] with `options` instead of the defaults.
+    pub fn with_options(variant: Variant, options: Options) -> Session {
+        Session::from_game(Game::new(variant, Color::Black), options)
+    }
+
+    pub fn from_game(game: Game, options: Options) -> Session {
         Session {
             game,
             engine: Some(Engine::new(options.settings())),

@@ -89,9 +89,9 @@ fn err<T>(message: &str) -> Result<T, String> {
 }
 
 impl<W: Write> Gtp<W> {
-    pub fn new(variant: Variant, out: W) -> Gtp<W> {
+    pub fn new(session: Session, out: W) -> Gtp<W> {
         Gtp {
-            session: Session::new(variant),
+            session,
             out: Responder::new(out),
         }
     }
