@@ -1,5 +1,6 @@
-//! The transcripts in `protocol.md` run against the engine, so the document
-//! cannot go stale; and every command and option has its documentation.
+//! The transcripts in `protocol.md` and README's session run against the
+//! engine, so the documents cannot go stale; and every command and option
+//! has its documentation.
 
 mod common;
 
@@ -7,6 +8,7 @@ use mollett::protocol::{COMMANDS, OPTIONS};
 use mollett::Variant;
 
 const DOC: &str = include_str!("../protocol.md");
+const README: &str = include_str!("../README.md");
 
 struct Transcript {
     line: usize,
@@ -17,10 +19,10 @@ struct Transcript {
 
 /// Fenced blocks whose info string starts with `transcript`: lines starting
 /// with `> ` are input, the rest expected output.
-fn transcripts() -> Vec<Transcript> {
+fn transcripts(doc: &str) -> Vec<Transcript> {
     let mut found = Vec::new();
     let mut current: Option<Transcript> = None;
-    for (n, line) in DOC.lines().enumerate() {
+    for (n, line) in doc.lines().enumerate() {
         match current.as_mut() {
             None => {
                 if let Some(info) = line.strip_prefix("```transcript") {
@@ -56,8 +58,19 @@ fn transcripts() -> Vec<Transcript> {
 
 #[test]
 fn protocol_md_transcripts_hold() {
-    let all = transcripts();
+    let all = transcripts(DOC);
     assert!(all.len() >= 5, "transcripts missing from protocol.md");
+    check(all);
+}
+
+#[test]
+fn the_readme_session_holds() {
+    let all = transcripts(README);
+    assert_eq!(all.len(), 1, "README's session is one transcript block");
+    check(all);
+}
+
+fn check(all: Vec<Transcript>) {
     for t in all {
         assert!(
             t.expected.ends_with("\n\n"),
