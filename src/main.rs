@@ -99,12 +99,14 @@ fn main() {
         }
         Some(Command::Tune(args)) => args.config(variant).and_then(|cfg| {
             let outcome = tune::run(&cfg, ctrl_c_flag())?;
-            if outcome.interrupted {
-                let (done, all) = (outcome.done, cfg.iterations);
-                eprintln!("interrupted: values after {done} of {all} iterations");
-            }
             for (p, v) in cfg.params.iter().zip(&outcome.theta) {
                 println!("set_option {} {}", p.name, p.text(*v));
+            }
+            if outcome.interrupted {
+                let (done, all) = (outcome.done, cfg.iterations);
+                return Err(format!(
+                    "interrupted: values after {done} of {all} iterations"
+                ));
             }
             Ok(())
         }),
@@ -187,6 +189,9 @@ fn main() {
 fn run_games(config: Result<runner::Config, String>) -> Result<(), String> {
     let outcome = runner::run(&config?, ctrl_c_flag())?;
     print!("{}", outcome.report);
+    if outcome.interrupted {
+        return Err("interrupted: rerun with --resume to play the rest".into());
+    }
     Ok(())
 }
 
@@ -215,8 +220,9 @@ fn exit_when_stdout_closes() {
     });
 }
 
-/// Ctrl-C: the first sets the flag, for a clean stop (unfinished games
-/// dropped, report printed); a second one exits at once.
+/// Ctrl-C (and SIGTERM, SIGHUP): the first sets the flag, for a clean stop
+/// (unfinished games dropped, engines stopped, report printed, exit status
+/// 2); a second one exits at once.
 fn ctrl_c_flag() -> Arc<AtomicBool> {
     let abort = Arc::new(AtomicBool::new(false));
     let flag = abort.clone();
@@ -224,7 +230,7 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("stopping: Ctrl-C again to quit at once");
+        eprintln!("stopping: again to quit at once");
     });
     abort
 }

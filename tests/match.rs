@@ -533,47 +533,58 @@ fn openings_generator_writes_distinct_legal_lines() {
     }
 }
 
+/// Ctrl-C, SIGTERM (a scheduler's kill) and SIGHUP (a closed terminal) all
+/// stop a run cleanly: engines stopped, the report printed, and an exit
+/// status that says the run is not complete.
 #[test]
-fn ctrl_c_stops_cleanly_with_a_report() {
-    let dir = tmpdir("ctrlc");
-    let out = dir.join("games.txt");
-    let (a, b) = slow_pair();
-    let child = std::process::Command::new(mollett_bin())
-        .args([
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--games",
-            "40",
-            "--out",
-            path_str(&out),
-            "--quiet",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(Instant::now() < deadline, "no games recorded");
-        std::thread::sleep(Duration::from_millis(20));
+fn signals_stop_cleanly_with_a_report_and_a_failing_status() {
+    for (name, signal) in [
+        ("int", libc::SIGINT),
+        ("term", libc::SIGTERM),
+        ("hup", libc::SIGHUP),
+    ] {
+        let dir = tmpdir(&format!("signal-{name}"));
+        let out = dir.join("games.txt");
+        let (a, b) = slow_pair();
+        let child = std::process::Command::new(mollett_bin())
+            .args([
+                "match",
+                "--engine",
+                &a,
+                "--engine",
+                &b,
+                "--games",
+                "40",
+                "--out",
+                path_str(&out),
+                "--quiet",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 2 {
+            assert!(Instant::now() < deadline, "no games recorded");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: signals the child we spawned.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, signal);
+        }
+        let o = child.wait_with_output().unwrap();
+        let report = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {report}{err}");
+        assert!(err.contains("interrupted"), "{name}: {err}");
+        let n = results(&out).len();
+        assert!(n < 40, "{n}");
+        assert!(
+            report.contains(&format!("Stopped early: interrupted after {n} of 40 games")),
+            "{name}: {report}"
+        );
+        assert!(report.contains(&format!("Games: {n}")), "{name}: {report}");
     }
-    // SAFETY: signals the child we spawned.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-    let o = child.wait_with_output().unwrap();
-    let report = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{report}");
-    let n = results(&out).len();
-    assert!(n < 40, "{n}");
-    assert!(
-        report.contains(&format!("Stopped early: interrupted after {n} of 40 games")),
-        "{report}"
-    );
-    assert!(report.contains(&format!("Games: {n}")), "{report}");
 }
 
 #[test]

@@ -130,6 +130,8 @@ pub struct RunSummary {
     pub report: Report,
     /// Games the list (this shard) holds.
     pub planned: usize,
+    /// Stopped by Ctrl-C (or SIGTERM, SIGHUP) before the list was played.
+    pub interrupted: bool,
 }
 
 /// Starts each engine once to check it can play this run, then stops it.
@@ -342,7 +344,8 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
     for w in workers {
         let _ = w.join();
     }
-    if abort.load(Ordering::SeqCst) {
+    let interrupted = abort.load(Ordering::SeqCst);
+    if interrupted {
         stopped = Some(format!(
             "interrupted after {} of {planned} games",
             records.len()
@@ -354,6 +357,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         records,
         report,
         planned,
+        interrupted,
     })
 }
 
