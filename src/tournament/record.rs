@@ -201,7 +201,13 @@ impl GameRecord {
             w.parse().map_err(|_| "bad discs=")?,
         ];
         let (tb, tw) = field("time")?.split_once('/').ok_or("bad time=")?;
-        Ok(GameRecord {
+        let seconds = |t: &str| -> Result<f64, String> {
+            t.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| "bad time=".to_string())
+        };
+        let record = GameRecord {
             index: num("game")?,
             pair: num("pair")?,
             black: field("black")?.to_string(),
@@ -217,11 +223,58 @@ impl GameRecord {
             discs,
             outcome: Outcome::parse(field("result")?).ok_or("bad result=")?,
             reason: Reason::parse(field("reason")?).ok_or("bad reason=")?,
-            time: [
-                tb.parse().map_err(|_| "bad time=")?,
-                tw.parse().map_err(|_| "bad time=")?,
-            ],
-        })
+            time: [seconds(tb)?, seconds(tw)?],
+        };
+        record.check()?;
+        Ok(record)
+    }
+
+    /// Believes no engine, nor the file: the moves must replay under the
+    /// rules from the start, to the recorded discs; a game ended normally
+    /// must be over, with the result its discs give; a forfeit has a winner.
+    fn check(&self) -> Result<(), String> {
+        if self.book > self.moves.len() {
+            return Err(format!("book={} but {} moves", self.book, self.moves.len()));
+        }
+        let mut pos = self
+            .start
+            .unwrap_or_else(|| Position::start(self.variant, Color::Black));
+        for (i, &mv) in self.moves.iter().enumerate() {
+            pos = pos
+                .play(mv)
+                .ok_or_else(|| format!("move {} ({mv}) is illegal", i + 1))?;
+        }
+        let discs = [
+            pos.discs_of(Color::Black).count_ones(),
+            pos.discs_of(Color::White).count_ones(),
+        ];
+        if discs != self.discs {
+            return Err(format!(
+                "discs={}-{} but the moves end with {}-{}",
+                self.discs[0], self.discs[1], discs[0], discs[1]
+            ));
+        }
+        if self.reason == Reason::Normal {
+            if !pos.is_game_over() {
+                return Err("reason=normal but the game is not over".into());
+            }
+            let by_discs = match discs[0].cmp(&discs[1]) {
+                std::cmp::Ordering::Greater => Outcome::BlackWins,
+                std::cmp::Ordering::Less => Outcome::WhiteWins,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            if by_discs != self.outcome {
+                return Err(format!(
+                    "result={} but the discs are {}-{}",
+                    self.outcome.text(),
+                    discs[0],
+                    discs[1]
+                ));
+            }
+        } else if self.outcome == Outcome::Draw {
+            return Err(format!("reason={} needs a winner", self.reason.name()));
+        }
+        Ok(())
     }
 }
 
@@ -229,11 +282,15 @@ impl GameRecord {
 /// killed run) are skipped with a warning. A file with lines of which none is
 /// a result is refused: it is not a result file.
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let Ok(line) = std::str::from_utf8(raw) else {
+            bad.push(format!("{}:{}: skipped: not UTF-8", path.display(), n + 1));
+            continue;
+        };
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
@@ -282,10 +339,20 @@ pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn lines_round_trip() {
-        let start = Position::start(Variant::Modern, Color::Black);
-        let r = GameRecord {
+    /// A whole legal game (first legal move each ply) as a record.
+    fn whole_game() -> GameRecord {
+        let mut pos = Position::start(Variant::Modern, Color::Black);
+        let mut moves = Vec::new();
+        while !pos.is_game_over() {
+            let mv = pos.legal_moves()[0];
+            moves.push(mv);
+            pos = pos.play(mv).unwrap();
+        }
+        let discs = [
+            pos.discs_of(Color::Black).count_ones(),
+            pos.discs_of(Color::White).count_ones(),
+        ];
+        GameRecord {
             index: 7,
             pair: 3,
             black: "a".into(),
@@ -294,22 +361,93 @@ mod tests {
             opening: Some(2),
             start: None,
             book: 2,
-            moves: parse_moves("f5d6c3pa").unwrap(),
-            discs: [40, 24],
-            outcome: Outcome::BlackWins,
+            moves,
+            discs,
+            outcome: match discs[0].cmp(&discs[1]) {
+                std::cmp::Ordering::Greater => Outcome::BlackWins,
+                std::cmp::Ordering::Less => Outcome::WhiteWins,
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            },
             reason: Reason::Normal,
             time: [1.5, 2.25],
-        };
+        }
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        let r = whole_game();
         let line = r.to_line();
         assert_eq!(GameRecord::parse(&line), Ok(r.clone()));
+        // A forfeit from a given board, before any move.
+        let start = Position::start(Variant::Modern, Color::Black);
         let r2 = GameRecord {
             start: Some(start),
             opening: None,
+            book: 0,
             moves: vec![],
+            discs: [2, 2],
+            outcome: Outcome::WhiteWins,
             reason: Reason::Time,
             ..r
         };
         assert_eq!(GameRecord::parse(&r2.to_line()), Ok(r2));
         assert!(GameRecord::parse("game=1 pair=0").is_err());
+    }
+
+    /// The result file is not believed: impossible lines are refused.
+    #[test]
+    fn impossible_lines_are_refused() {
+        let line = whole_game().to_line();
+        let field = |k: &str| {
+            let start = line.find(&format!(" {k}=")).unwrap() + 1;
+            let end = line[start..].find(' ').map_or(line.len(), |e| start + e);
+            line[start..end].to_string()
+        };
+        let with = |k: &str, v: &str| line.replace(&field(k), &format!("{k}={v}"));
+        let flipped = if field("result") == "result=1-0" {
+            "0-1"
+        } else {
+            "1-0"
+        };
+        for (bad, why) in [
+            (with("discs", "64-0"), "discs=64-0"),
+            (with("result", flipped), "result="),
+            (with("moves", "a1a1a1h8"), "illegal"),
+            (with("moves", "f5d6"), "discs="),
+            (with("time", "-5/nan"), "bad time="),
+            (with("time", "1.5/"), "bad time="),
+            (with("book", "99"), "book=99"),
+            (
+                with("reason", "time")
+                    .replace("result=1-0", "result=1/2-1/2")
+                    .replace("result=0-1", "result=1/2-1/2"),
+                "needs a winner",
+            ),
+        ] {
+            let err = GameRecord::parse(&bad).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+        // A line cut inside time=.
+        assert!(GameRecord::parse(&line[..line.rfind('/').unwrap()]).is_err());
+    }
+
+    #[test]
+    fn a_file_keeps_its_good_lines_and_names_the_bad_ones() {
+        let dir = std::env::temp_dir().join(format!("mollett-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.txt");
+        let good = whole_game().to_line();
+        let mut bytes = format!("{good}\n").into_bytes();
+        bytes.extend_from_slice(b"game=8 \xff\xfe\n");
+        bytes.extend_from_slice(good.replace("game=7", "game=9").as_bytes());
+        bytes.push(b'\n');
+        std::fs::write(&path, &bytes).unwrap();
+        let records = read_results(&path).unwrap();
+        assert_eq!(records.iter().map(|r| r.index).collect::<Vec<_>>(), [7, 9]);
+        std::fs::write(&path, b"\xff\n").unwrap();
+        assert!(read_results(&path)
+            .unwrap_err()
+            .contains("not a result file"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
