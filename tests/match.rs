@@ -58,6 +58,8 @@ fn each_fault_loses_with_its_reason_and_the_match_goes_on() {
         ("crash", "--crash 3", vec![], Reason::Crash),
         ("illegal", "--illegal 3", vec![], Reason::Illegal),
         ("garbage", "--garbage 3", vec![], Reason::Malformed),
+        // An endless line: capped, not read into memory without end.
+        ("flood", "--flood 3", vec![], Reason::Malformed),
         ("hang", "--hang 3", vec!["--timeout", "2"], Reason::Timeout),
         ("clock", "--slow 3:1.5", vec!["--tc", "1+0"], Reason::Time),
         ("st", "--slow 2:0.8", vec!["--st", "0.3"], Reason::Time),

@@ -165,6 +165,47 @@ impl fmt::Display for EngineError {
     }
 }
 
+/// Longest line an engine may write, in bytes: past it the engine forfeits
+/// (`malformed`) instead of growing the runner without end.
+pub const MAX_ENGINE_LINE: usize = 64 * 1024;
+
+/// One line of an engine's output (without its line feed): `Err` when it is
+/// longer than `MAX_ENGINE_LINE` or not UTF-8; `None` at the end.
+fn read_bounded_line(out: &mut impl BufRead) -> std::io::Result<Option<Result<String, String>>> {
+    let mut line = Vec::new();
+    loop {
+        let buf = match out.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            if line.is_empty() {
+                return Ok(None);
+            }
+            break;
+        }
+        let end = buf.iter().position(|&b| b == b'\n');
+        let take = end.unwrap_or(buf.len());
+        if line.len() + take > MAX_ENGINE_LINE {
+            return Ok(Some(Err(format!(
+                "a line longer than {MAX_ENGINE_LINE} bytes"
+            ))));
+        }
+        line.extend_from_slice(&buf[..take]);
+        out.consume(end.map_or(take, |i| i + 1));
+        if end.is_some() {
+            break;
+        }
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(
+        String::from_utf8(line).map_err(|_| "a line that is not UTF-8".to_string()),
+    ))
+}
+
 /// A GTP answer: `Ok` for `=`, `Err` for `?`, with the id stripped.
 pub type GtpAnswer = Result<String, String>;
 
@@ -180,7 +221,7 @@ pub struct EngineProcess {
     pub spec: EngineSpec,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Result<String, String>>,
     next_id: u32,
     /// False once the engine refused `play <colour> pass`; passes are then
     /// implied by the colour of the next move.
@@ -222,9 +263,14 @@ impl EngineProcess {
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut out = BufReader::new(stdout);
+            loop {
+                let line = match read_bounded_line(&mut out) {
+                    Ok(Some(line)) => line,
+                    Ok(None) | Err(_) => break,
+                };
+                let malformed = line.is_err();
+                if tx.send(line).is_err() || malformed {
                     break;
                 }
             }
@@ -298,10 +344,11 @@ impl EngineProcess {
             }
             let slice = (deadline - now).min(Duration::from_millis(50));
             match self.lines.recv_timeout(slice) {
-                Ok(line) => {
+                Ok(Ok(line)) => {
                     log::debug!("{} > {line}", self.spec.name);
                     return Ok(line);
                 }
+                Ok(Err(why)) => return Err(EngineError::Malformed(why)),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self

@@ -477,6 +477,12 @@ fn worker(
                 }
             }
         };
+        if abort.load(Ordering::SeqCst) && played.reason != Reason::Normal {
+            // A stop signal can reach the engines too (a scheduler signals
+            // the whole job): a forfeit now is the stop's doing, not the
+            // engine's. Drop the game; --resume plays it again.
+            break;
+        }
         if let Some(side) = played.fault {
             // Killed now (Drop), started afresh for its next game.
             let e = if side == Color::Black {

@@ -7,6 +7,7 @@ on request at its Nth `genmove` since start-up:
   --hang N       never answer
   --illegal N    answer d4 (a centre square, never empty)
   --garbage N    answer a line that is not GTP
+  --flood N      write one line without end (until killed)
   --slow N:SECS  sleep SECS, then answer (N=0: every move)
   --nopass       refuse `play <colour> pass` like GRhino (passes implied)
   --upper        answer moves in upper case, passes as PASS
@@ -194,6 +195,14 @@ for line in sys.stdin:
             sys.exit(3)
         if at("--hang"):
             time.sleep(3600)
+        if at("--flood"):
+            chunk = "x" * 65536
+            try:
+                while True:
+                    sys.stdout.write(chunk)
+                    sys.stdout.flush()
+            except BrokenPipeError:
+                sys.exit(0)
         if at("--garbage"):
             sys.stdout.write("hello, world\n\n")
             sys.stdout.flush()
