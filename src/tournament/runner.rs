@@ -245,6 +245,12 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
             }
         }
     }
+    if let (Some(out), true) = (
+        &cfg.out,
+        cfg.variant == Variant::Modern && !records.is_empty(),
+    ) {
+        reconcile_ggf(cfg, out, &records)?;
+    }
     let done: HashSet<usize> = records.iter().map(|r| r.index).collect();
     let pending: VecDeque<ScheduledGame> = jobs
         .iter()
@@ -305,27 +311,8 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         if let Some(out) = &cfg.out {
             append_line(out, &rec.to_line()).map_err(|e| format!("{}: {e}", out.display()))?;
             if cfg.variant == Variant::Modern {
-                let margin = match (played.reason, rec.outcome) {
-                    (Reason::Normal, _) => rec.discs[0] as i32 - rec.discs[1] as i32,
-                    (_, super::record::Outcome::BlackWins) => 64,
-                    _ => -64,
-                };
-                let clock = match cfg.tc {
-                    TimeControl::Fischer { base, .. } => Some(base),
-                    _ => None,
-                };
-                let ggf = ggf_game(
-                    &played.start,
-                    &played.moves,
-                    &played.times,
-                    &rec.black,
-                    &rec.white,
-                    Some(margin),
-                    clock,
-                );
-                let mut path = out.clone().into_os_string();
-                path.push(".ggf");
-                append_line(std::path::Path::new(&path), &ggf)
+                let ggf = ggf_line(cfg, &rec, &played.start, &played.times);
+                append_line(&ggf_path(out), &ggf)
                     .map_err(|e| format!("{}.ggf: {e}", out.display()))?;
             }
         }
@@ -359,6 +346,104 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         planned,
         interrupted,
     })
+}
+
+/// `FILE.ggf` beside the result file `FILE`.
+fn ggf_path(out: &std::path::Path) -> PathBuf {
+    let mut path = out.to_path_buf().into_os_string();
+    path.push(".ggf");
+    PathBuf::from(path)
+}
+
+/// A game's GGF record: the result as black's margin (64 for a forfeit), the
+/// clock as `TI`, `times` per ply when known.
+fn ggf_line(cfg: &Config, rec: &GameRecord, start: &Position, times: &[f64]) -> String {
+    let margin = match (rec.reason, rec.outcome) {
+        (Reason::Normal, _) => rec.discs[0] as i32 - rec.discs[1] as i32,
+        (_, super::record::Outcome::BlackWins) => 64,
+        _ => -64,
+    };
+    let clock = match cfg.tc {
+        TimeControl::Fischer { base, .. } => Some(base),
+        _ => None,
+    };
+    ggf_game(
+        start,
+        &rec.moves,
+        times,
+        &rec.black,
+        &rec.white,
+        Some(margin),
+        clock,
+    )
+}
+
+/// The result file is the record of truth, and the GGF file is written after
+/// it: a kill between the two appends leaves a game without its GGF record.
+/// On resume, keep one GGF record per finished game (matched by players,
+/// start and moves) and write the missing ones from the result lines (without
+/// per-move times, which only the GGF kept); records of no finished game are
+/// dropped. The file is replaced in one rename.
+fn reconcile_ggf(
+    cfg: &Config,
+    out: &std::path::Path,
+    records: &[GameRecord],
+) -> Result<(), String> {
+    let path = ggf_path(out);
+    let text = match std::fs::read(&path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    type Key = (String, String, Position, Vec<crate::rules::square::Move>);
+    let mut kept: Vec<(Key, String)> = Vec::new();
+    for line in text.lines() {
+        let Ok(g) = crate::rules::ggf::GgfGame::parse(line) else {
+            continue; // a torn last line
+        };
+        let key = (
+            g.black.clone().unwrap_or_default(),
+            g.white.clone().unwrap_or_default(),
+            g.start,
+            g.moves.iter().map(|m| m.mv).collect(),
+        );
+        kept.push((key, line.to_string()));
+    }
+    let mut rewritten = String::new();
+    let mut written = 0;
+    for rec in records {
+        let start = rec
+            .start
+            .unwrap_or_else(|| Position::start(rec.variant, Color::Black));
+        let key = (
+            rec.black.clone(),
+            rec.white.clone(),
+            start,
+            rec.moves.clone(),
+        );
+        let line = match kept.iter().position(|(k, _)| *k == key) {
+            Some(i) => kept.swap_remove(i).1,
+            None => {
+                written += 1;
+                ggf_line(cfg, rec, &start, &[])
+            }
+        };
+        rewritten.push_str(&line);
+        rewritten.push('\n');
+    }
+    if written == 0 && kept.is_empty() && text.ends_with('\n') == !text.is_empty() {
+        return Ok(());
+    }
+    if written > 0 {
+        eprintln!(
+            "{}: {written} game(s) had no GGF record (a kill between the two writes): written from the result lines",
+            path.display()
+        );
+    }
+    let tmp = path.with_extension("ggf.tmp");
+    std::fs::write(&tmp, rewritten)
+        .and_then(|_| std::fs::rename(&tmp, &path))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `Some(why)` when the SPRT has reached a bound.
