@@ -101,15 +101,27 @@ impl Position {
     /// Legal squares for the side to move (empty when it must pass or the game is over).
     #[inline]
     pub fn moves(&self) -> u64 {
-        if self.variant == Variant::Classic {
-            if self.supply[self.side.index()] == 0 {
-                return 0;
-            }
-            if self.in_classic_opening() {
-                return CENTRE & self.empties();
-            }
+        if let Some(m) = self.classic_special_moves() {
+            return m;
         }
         bitboard::moves(self.player, self.opponent)
+    }
+
+    /// The legal squares when the classic rules decide them without the
+    /// move generator: none for a side with an empty supply, the empty
+    /// centre squares during the opening. `None` when the moves are the
+    /// generator's (`bitboard::moves` or a faster kernel).
+    #[inline(always)]
+    pub fn classic_special_moves(&self) -> Option<u64> {
+        if self.variant == Variant::Classic {
+            if self.supply[self.side.index()] == 0 {
+                return Some(0);
+            }
+            if self.in_classic_opening() {
+                return Some(CENTRE & self.empties());
+            }
+        }
+        None
     }
 
     /// Discs flipped by a move to `sq` (the caller knows it is legal).

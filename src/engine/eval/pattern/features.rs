@@ -3,9 +3,9 @@
 //! and the ternary board.
 
 use super::set::{pattern_set, GLOBALS};
-use crate::rules::color::{Color, Variant};
+use crate::rules::color::Variant;
 use crate::rules::geometry::neighbours;
-use crate::rules::position::{Position, CENTRE};
+use crate::rules::position::Position;
 
 /// Squares' ternary contents: 0 empty, 1 side to move, 2 opponent.
 #[inline]
@@ -37,33 +37,23 @@ pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
     unsafe { global_features_with::<false>(pos) }
 }
 
-/// Legal moves of `player` (the side `side`) as `Position::moves` gives
-/// them: none for a classic side with an empty supply, the empty centre
-/// squares during the classic opening. With `FAST`, from the AVX2 kernel.
+/// Legal moves of the side to move, as `Position::moves` gives them (the
+/// board decides the classic supplies and opening placements). With `FAST`,
+/// from the AVX2 kernel.
 ///
 /// # Safety
 /// With `FAST` the CPU must support AVX2 (callers check `crate::rules::cpu::has_fast_bits`).
 #[inline(always)]
-unsafe fn side_moves<const FAST: bool>(
-    pos: &Position,
-    side: Color,
-    player: u64,
-    opponent: u64,
-) -> u64 {
-    if pos.variant == Variant::Classic {
-        if pos.supply[side.index()] == 0 {
-            return 0;
-        }
-        if pos.in_classic_opening() {
-            return CENTRE & pos.empties();
-        }
+unsafe fn side_moves<const FAST: bool>(pos: &Position) -> u64 {
+    if let Some(m) = pos.classic_special_moves() {
+        return m;
     }
     #[cfg(target_arch = "x86_64")]
     if FAST {
         // SAFETY: the caller guarantees AVX2 when `FAST`.
-        return unsafe { crate::rules::bitboard::avx2::moves(player, opponent) };
+        return unsafe { crate::rules::bitboard::avx2::moves(pos.player, pos.opponent) };
     }
-    crate::rules::bitboard::moves(player, opponent)
+    crate::rules::bitboard::moves(pos.player, pos.opponent)
 }
 
 /// [`global_features`]; with `FAST`, legal moves come from the AVX2 kernel.
@@ -73,14 +63,8 @@ unsafe fn side_moves<const FAST: bool>(
 #[inline(always)]
 pub(super) unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [i32; GLOBALS] {
     // As through `Position::moves` (a classic side with an empty supply has no moves).
-    let (p, o) = (pos.player, pos.opponent);
     // SAFETY: passed on from the caller.
-    let (mine, theirs) = unsafe {
-        (
-            side_moves::<FAST>(pos, pos.side, p, o),
-            side_moves::<FAST>(pos, pos.side.other(), o, p),
-        )
-    };
+    let (mine, theirs) = unsafe { (side_moves::<FAST>(pos), side_moves::<FAST>(&pos.pass())) };
     let mobility = mine.count_ones() as i32 - theirs.count_ones() as i32;
     let e = pos.empty_count() as i32;
     let parity = if e & 1 == 1 { 1 } else { -1 };
