@@ -112,10 +112,16 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// `BUCKET` slots, aligned so that each bucket is one cache line of its own.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// The shared table. Probes and stores take `&self`, so threads share it by reference.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
 }
 
@@ -123,11 +129,10 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
         TranspositionTable {
-            slots,
             buckets,
             generation: AtomicU64::new(0),
         }
@@ -135,8 +140,8 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s = Slot::default();
+        for b in &mut self.buckets {
+            *b = Bucket::default();
         }
         self.generation.store(0, Relaxed);
     }
@@ -153,8 +158,8 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot] {
         // Multiply-shift maps the key's high bits onto any bucket count.
-        let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[i * BUCKET..(i + 1) * BUCKET]
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i].0
     }
 
     /// The entry stored for `key`, if any.
@@ -207,7 +212,7 @@ impl TranspositionTable {
 
     /// Size in megabytes as built.
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 }
 
