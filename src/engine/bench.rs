@@ -30,8 +30,9 @@ const POSITIONS: [(Variant, u32, u64); 10] = [
     (Variant::Classic, 26, 10),
 ];
 
-/// Runs the bench with the default (handcrafted) evaluation and returns
-/// (nodes, nodes per second); the node count is the search signature.
+/// Runs the bench with the default evaluation (`EvalKind::default()`, the
+/// learned one) and returns (nodes, nodes per second); the node count is the
+/// search signature (what `mollett bench` prints and commits cite).
 pub fn run() -> (u64, u64) {
     run_with(&EvalKind::default())
 }

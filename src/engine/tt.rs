@@ -17,6 +17,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// How a fail-soft result `score` of a search of (`alpha`, `beta`)
+    /// bounds the true value (`alpha` as the search began).
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// Depth stored for results of the exact endgame solver: deeper than any
 /// midgame search. A solved entry stores `SOLVED_DEPTH + empties`, so that
 /// replacement keeps the results of bigger subtrees.
@@ -45,6 +60,23 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The score that settles a search of (`alpha`, `beta`) needing at least
+    /// `depth`: `score` (the entry's score in the caller's units) when the
+    /// entry is that deep and exact, a lower bound at or above `beta`, or
+    /// an upper bound at or below `alpha`.
+    #[inline]
+    pub fn cutoff(&self, depth: i32, score: i32, alpha: i32, beta: i32) -> Option<i32> {
+        if self.depth as i32 >= depth {
+            match self.bound {
+                Bound::Exact => return Some(score),
+                Bound::Lower if score >= beta => return Some(score),
+                Bound::Upper if score <= alpha => return Some(score),
+                _ => {}
+            }
+        }
+        None
+    }
+
     fn pack(self, generation: u8) -> u64 {
         (self.score as u16 as u64)
             | (self.depth as u64) << 16
@@ -80,10 +112,16 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// `BUCKET` slots, aligned so that each bucket is one cache line of its own.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
 /// The shared table. Probes and stores take `&self`, so threads share it by reference.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
 }
 
@@ -91,11 +129,10 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
         TranspositionTable {
-            slots,
             buckets,
             generation: AtomicU64::new(0),
         }
@@ -103,8 +140,8 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s = Slot::default();
+        for b in &mut self.buckets {
+            *b = Bucket::default();
         }
         self.generation.store(0, Relaxed);
     }
@@ -121,8 +158,8 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot] {
         // Multiply-shift maps the key's high bits onto any bucket count.
-        let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[i * BUCKET..(i + 1) * BUCKET]
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i].0
     }
 
     /// The entry stored for `key`, if any.
@@ -175,7 +212,7 @@ impl TranspositionTable {
 
     /// Size in megabytes as built.
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 }
 
@@ -204,5 +241,24 @@ mod tests {
         tt.store(0xDEAD_BEEF, e2);
         assert_eq!(tt.probe(0xDEAD_BEEF), Some(e2));
         assert_eq!(tt.megabytes(), 1);
+    }
+
+    #[test]
+    fn bounds_classify_and_cut() {
+        assert_eq!(Bound::of(5, -3, 5), Bound::Lower);
+        assert_eq!(Bound::of(4, -3, 5), Bound::Exact);
+        assert_eq!(Bound::of(-3, -3, 5), Bound::Upper);
+        let e = |bound, depth| Entry {
+            score: 0,
+            depth,
+            bound,
+            mv: None,
+        };
+        assert_eq!(e(Bound::Exact, 4).cutoff(4, 7, 0, 9), Some(7));
+        assert_eq!(e(Bound::Exact, 3).cutoff(4, 7, 0, 9), None);
+        assert_eq!(e(Bound::Lower, 4).cutoff(4, 9, 0, 9), Some(9));
+        assert_eq!(e(Bound::Lower, 4).cutoff(4, 8, 0, 9), None);
+        assert_eq!(e(Bound::Upper, 4).cutoff(4, 0, 0, 9), Some(0));
+        assert_eq!(e(Bound::Upper, 4).cutoff(4, 1, 0, 9), None);
     }
 }

@@ -101,15 +101,27 @@ impl Position {
     /// Legal squares for the side to move (empty when it must pass or the game is over).
     #[inline]
     pub fn moves(&self) -> u64 {
-        if self.variant == Variant::Classic {
-            if self.supply[self.side.index()] == 0 {
-                return 0;
-            }
-            if self.in_classic_opening() {
-                return CENTRE & self.empties();
-            }
+        if let Some(m) = self.classic_special_moves() {
+            return m;
         }
         bitboard::moves(self.player, self.opponent)
+    }
+
+    /// The legal squares when the classic rules decide them without the
+    /// move generator: none for a side with an empty supply, the empty
+    /// centre squares during the opening. `None` when the moves are the
+    /// generator's (`bitboard::moves` or a faster kernel).
+    #[inline(always)]
+    pub fn classic_special_moves(&self) -> Option<u64> {
+        if self.variant == Variant::Classic {
+            if self.supply[self.side.index()] == 0 {
+                return Some(0);
+            }
+            if self.in_classic_opening() {
+                return Some(CENTRE & self.empties());
+            }
+        }
+        None
     }
 
     /// Discs flipped by a move to `sq` (the caller knows it is legal).
@@ -187,18 +199,7 @@ impl Position {
     /// Disc difference (side to move minus opponent) at the end of the game;
     /// with `empties_to_winner`, empty squares are added to the winner's count.
     pub fn final_score(&self, empties_to_winner: bool) -> i32 {
-        let p = self.player.count_ones() as i32;
-        let o = self.opponent.count_ones() as i32;
-        let diff = p - o;
-        if !empties_to_winner {
-            return diff;
-        }
-        let e = 64 - p - o;
-        match diff.signum() {
-            1 => diff + e,
-            -1 => diff - e,
-            _ => 0,
-        }
+        final_score_raw(self.player, self.opponent, empties_to_winner)
     }
 
     /// A stable 64-bit key for hashing, covering discs, side and supplies.
@@ -225,6 +226,25 @@ pub fn key_raw(player: u64, opponent: u64) -> u64 {
     let h = key_mix(player, opponent);
     h ^ (h >> 29)
 }
+
+/// `Position::final_score` of a position with these discs (the endgame
+/// solver's fast path).
+#[inline(always)]
+pub fn final_score_raw(player: u64, opponent: u64, empties_to_winner: bool) -> i32 {
+    let p = player.count_ones() as i32;
+    let o = opponent.count_ones() as i32;
+    let diff = p - o;
+    if !empties_to_winner {
+        return diff;
+    }
+    let e = 64 - p - o;
+    match diff.signum() {
+        1 => diff + e,
+        -1 => diff - e,
+        _ => 0,
+    }
+}
+
 /// Plays seeded random legal moves from the start until `empties` squares
 /// are left; a playout whose game ends first is retried with the next seed.
 pub fn playout(variant: Variant, empties: u32, seed: u64) -> Position {

@@ -77,7 +77,7 @@ impl Evaluator for Handcrafted {
         let w = &self.weights;
         let (p, o) = (pos.player, pos.opponent);
         let empty = pos.empties();
-        let e = (empty.count_ones() as i32).min(OPENING_EMPTIES);
+        let e = (pos.empty_count() as i32).min(OPENING_EMPTIES);
 
         // Mobility through `moves()`, so a side with an empty classic supply has none.
         let pm = pos.moves();

@@ -1,7 +1,9 @@
-//! Static evaluation: the interface the search calls, its units, and the handcrafted evaluator.
+//! Static evaluation: the interface the search calls, its units, and the
+//! evaluators: the learned pattern evaluation ([`PatternEval`], the default)
+//! and the handcrafted one ([`Handcrafted`]).
 //!
-//! The search only sees [`Evaluator`], so a learned pattern evaluation can
-//! replace [`Handcrafted`] later without touching the search.
+//! The search only sees [`Evaluator`]; which evaluator it gets is an
+//! [`EvalKind`] (the `eval` option), so choosing one never touches the search.
 
 pub mod handcrafted;
 pub mod pattern;

@@ -22,27 +22,10 @@ use crate::engine::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
 use crate::rules::bitboard::Bits;
 use crate::rules::color::Variant;
 use crate::rules::geometry::{neighbours, odd_quadrants, stable_discs, CORNERS};
-use crate::rules::position::{key_raw, Position};
+use crate::rules::position::{final_score_raw, key_raw, Position};
 use crate::rules::square::Square;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
-
-/// Final score of a finished game with these discs, for the side to move.
-#[inline(always)]
-fn final_raw(p: u64, o: u64, etw: bool) -> i32 {
-    let pc = p.count_ones() as i32;
-    let oc = o.count_ones() as i32;
-    let d = pc - oc;
-    if !etw {
-        return d;
-    }
-    let e = 64 - pc - oc;
-    match d.signum() {
-        1 => d + e,
-        -1 => d - e,
-        _ => 0,
-    }
-}
 
 /// Stability cutoff thresholds by empties: a null-window node with alpha at
 /// least this high tries the (costly) stable-disc bound (Edax's table).
@@ -83,7 +66,7 @@ macro_rules! kernel {
             let moves = $moves(p, o);
             if moves == 0 {
                 if $moves(o, p) == 0 {
-                    return final_raw(p, o, w.empties_to_winner);
+                    return final_score_raw(p, o, w.empties_to_winner);
                 }
                 return -deep(w, o, p, -beta, -alpha, n);
             }
@@ -104,12 +87,14 @@ macro_rules! kernel {
                     }
                     if is_solved(e.depth) {
                         let s = e.score as i32 / UNITS_PER_DISC;
+                        if let Some(s) = e.cutoff(SOLVED_DEPTH as i32, s, alpha, beta) {
+                            return s;
+                        }
+                        // A bound that does not cut still narrows the window.
                         match e.bound {
-                            Bound::Exact => return s,
-                            Bound::Lower if s >= beta => return s,
-                            Bound::Upper if s <= alpha => return s,
                             Bound::Lower => alpha = alpha.max(s),
                             Bound::Upper => beta = beta.min(s),
+                            Bound::Exact => {}
                         }
                     }
                 }
@@ -240,19 +225,12 @@ macro_rules! kernel {
                 }
             }
             if use_tt {
-                let bound = if best >= beta {
-                    Bound::Lower
-                } else if best > alpha0 {
-                    Bound::Exact
-                } else {
-                    Bound::Upper
-                };
                 w.tt.store(
                     key,
                     Entry {
                         score: (best * UNITS_PER_DISC) as i16,
                         depth: SOLVED_DEPTH + n as u8,
-                        bound,
+                        bound: Bound::of(best, alpha0, beta),
                         mv: best_move,
                     },
                 );
@@ -314,7 +292,7 @@ macro_rules! kernel {
             match n {
                 0 => {
                     w.nodes += 1;
-                    return final_raw(p, o, w.empties_to_winner);
+                    return final_score_raw(p, o, w.empties_to_winner);
                 }
                 1 => return last1(w, p, o, empties.trailing_zeros()),
                 2 => return last2(w, p, o, alpha, beta, empties),
@@ -344,7 +322,7 @@ macro_rules! kernel {
             }
             if best == -INFINITY {
                 if $moves(o, p) == 0 {
-                    return final_raw(p, o, w.empties_to_winner);
+                    return final_score_raw(p, o, w.empties_to_winner);
                 }
                 return -shallow(w, o, p, -beta, -alpha, n);
             }
@@ -391,7 +369,7 @@ macro_rules! kernel {
             if worst < INFINITY {
                 return worst;
             }
-            final_raw(p, o, w.empties_to_winner)
+            final_score_raw(p, o, w.empties_to_winner)
         }
 
         /// The last empty square, `sq`: whoever can play there does; the board is then full.
@@ -406,7 +384,7 @@ macro_rules! kernel {
             if f != 0 {
                 return 2 * (p & !f).count_ones() as i32 - 64;
             }
-            final_raw(p, o, w.empties_to_winner)
+            final_score_raw(p, o, w.empties_to_winner)
         }
     };
 }
@@ -500,14 +478,9 @@ impl Worker<'_> {
                 if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
                     tt_move = Some(m);
                 }
-                if is_solved(e.depth) {
-                    let s = e.score as i32 / UNITS_PER_DISC;
-                    match e.bound {
-                        Bound::Exact => return s,
-                        Bound::Lower if s >= beta => return s,
-                        Bound::Upper if s <= alpha => return s,
-                        _ => {}
-                    }
+                let s = e.score as i32 / UNITS_PER_DISC;
+                if let Some(s) = e.cutoff(SOLVED_DEPTH as i32, s, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -539,20 +512,12 @@ impl Worker<'_> {
         }
 
         if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let score = (best * UNITS_PER_DISC) as i16;
             self.tt.store(
                 key,
                 Entry {
-                    score,
+                    score: (best * UNITS_PER_DISC) as i16,
                     depth: SOLVED_DEPTH + empties as u8,
-                    bound,
+                    bound: Bound::of(best, alpha0, beta),
                     mv: best_move,
                 },
             );

@@ -40,14 +40,8 @@ impl Worker<'_> {
             if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
                 tt_move = Some(m);
             }
-            if e.depth as i32 >= depth {
-                let s = e.score as i32;
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+            if let Some(s) = e.cutoff(depth, e.score as i32, alpha, beta) {
+                return s;
             }
         }
 
@@ -89,19 +83,12 @@ impl Worker<'_> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         self.tt.store(
             key,
             Entry {
                 score: best as i16,
                 depth: depth as u8,
-                bound,
+                bound: Bound::of(best, alpha0, beta),
                 mv: best_move,
             },
         );

@@ -1,0 +1,86 @@
+//! What the evaluation reads off a position: each instance's configuration
+//! index square by square (the BMI2 way is in `fast`), the global features,
+//! and the ternary board.
+
+use super::set::{pattern_set, GLOBALS};
+use crate::rules::color::Variant;
+use crate::rules::geometry::neighbours;
+use crate::rules::position::Position;
+
+/// Squares' ternary contents: 0 empty, 1 side to move, 2 opponent.
+#[inline]
+pub(super) fn ternary_board(pos: &Position) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let (p, o) = (pos.player, pos.opponent);
+    for (i, v) in t.iter_mut().enumerate() {
+        *v = ((p >> i) & 1) as u8 + 2 * ((o >> i) & 1) as u8;
+    }
+    t
+}
+
+/// [`super::instance_indices`] square by square, for CPUs without BMI2.
+pub(super) fn instance_indices_portable(pos: &Position, out: &mut [u32]) {
+    let t = ternary_board(pos);
+    for (inst, o) in pattern_set().instances.iter().zip(out.iter_mut()) {
+        let mut idx = 0u32;
+        for &sq in &inst.squares[..inst.len] {
+            idx = idx * 3 + t[sq as usize] as u32;
+        }
+        *o = idx;
+    }
+}
+
+/// The global features of a position (integers; their weights are per stage).
+#[inline]
+pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
+    // SAFETY: with `FAST` false no CPU feature is needed.
+    unsafe { global_features_with::<false>(pos) }
+}
+
+/// Legal moves of the side to move, as `Position::moves` gives them (the
+/// board decides the classic supplies and opening placements). With `FAST`,
+/// from the AVX2 kernel.
+///
+/// # Safety
+/// With `FAST` the CPU must support AVX2 (callers check `crate::rules::cpu::has_fast_bits`).
+#[inline(always)]
+unsafe fn side_moves<const FAST: bool>(pos: &Position) -> u64 {
+    if let Some(m) = pos.classic_special_moves() {
+        return m;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: the caller guarantees AVX2 when `FAST`.
+        return unsafe { crate::rules::bitboard::avx2::moves(pos.player, pos.opponent) };
+    }
+    crate::rules::bitboard::moves(pos.player, pos.opponent)
+}
+
+/// [`global_features`]; with `FAST`, legal moves come from the AVX2 kernel.
+///
+/// # Safety
+/// With `FAST` the CPU must support AVX2 (callers check `crate::rules::cpu::has_fast_bits`).
+#[inline(always)]
+pub(super) unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [i32; GLOBALS] {
+    // As through `Position::moves` (a classic side with an empty supply has no moves).
+    // SAFETY: passed on from the caller.
+    let (mine, theirs) = unsafe { (side_moves::<FAST>(pos), side_moves::<FAST>(&pos.pass())) };
+    let mobility = mine.count_ones() as i32 - theirs.count_ones() as i32;
+    let e = pos.empty_count() as i32;
+    let parity = if e & 1 == 1 { 1 } else { -1 };
+    let empty = pos.empties();
+    let potential = (neighbours(pos.opponent) & empty).count_ones() as i32
+        - (neighbours(pos.player) & empty).count_ones() as i32;
+    let mut g = [mobility, potential, parity, 1, 0, 0, 0];
+    if pos.variant == Variant::Classic {
+        // Without passes the side to move places ceil(e/2) more discs, the other floor(e/2).
+        let mine = pos.supply[pos.side.index()] as i32;
+        let theirs = pos.supply[pos.side.other().index()] as i32;
+        let short_mine = ((e + 1) / 2 - mine).max(0);
+        let short_theirs = (e / 2 - theirs).max(0);
+        g[4] = 1;
+        g[5] = short_theirs - short_mine;
+        g[6] = mine - theirs;
+    }
+    g
+}

@@ -1,0 +1,392 @@
+//! The learned pattern evaluation (Logistello / Edax style).
+//!
+//! The board is cut into 46 pattern *instances*: the 8 symmetric images of 11
+//! base patterns (edges with their X-squares, 2x5 corner regions, 3x3
+//! corners, rows and columns 2-4, diagonals of length 8 down to 4). Each
+//! instance reads its squares as a base-3 number (0 empty, 1 side to move, 2
+//! opponent) and looks the number up in its pattern's weight table; every
+//! instance of a pattern shares the table, and configurations that a
+//! symmetry of the pattern itself maps onto each other share one weight, so
+//! the evaluation is exactly invariant under the board's 8 symmetries.
+//! A few global features (mobility, parity, a bias, and for classic the
+//! supplies) are added, with one set of weights per game stage (by discs on
+//! the board).
+//!
+//! PatternWeights are quantised to `i16` in [`WEIGHT_SCALE`] units per disc and
+//! stored in a small binary file (see [`PatternWeights::to_bytes`]); the shipped set
+//! is embedded in the binary.
+//!
+//! Here: [`PatternEval`], the evaluator, and [`instance_indices`]. The
+//! pattern set, its definitions and the stages are in `set`, what is read
+//! off a position (instance indices, global features) in `features`, the
+//! BMI2 fast path in `fast`, and the weight file in `weights`; their public
+//! items are re-exported here.
+
+#[cfg(target_arch = "x86_64")]
+mod fast;
+mod features;
+mod set;
+mod weights;
+
+pub use features::global_features;
+pub use set::{
+    pattern_set, stage_of, Instance, Pattern, PatternSet, DEFAULT_STAGES, GLOBALS, GLOBAL_NAMES,
+    INSTANCES, WEIGHT_SCALE,
+};
+pub use weights::{PatternWeights, WeightError, EMBEDDED_WEIGHTS, MAGIC, VERSION};
+
+use super::{Evaluator, EVAL_LIMIT, UNITS_PER_DISC};
+use crate::rules::position::Position;
+use features::{instance_indices_portable, ternary_board};
+use std::fmt;
+use std::path::Path;
+
+/// Configuration index of each instance (into its pattern's `3^len` table).
+#[inline]
+pub fn instance_indices(pos: &Position, out: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::rules::cpu::has_fast_bits() {
+        // SAFETY: the CPU supports the features `fast::instance_indices` is compiled for.
+        unsafe { fast::instance_indices(pos, out) };
+        return;
+    }
+    instance_indices_portable(pos, out);
+}
+
+/// The pattern evaluator: expanded tables, one lookup per instance.
+#[derive(Clone)]
+pub struct PatternEval {
+    stages: usize,
+    /// `stages * full_per_stage` configuration weights.
+    tables: Vec<i16>,
+    /// `stages * GLOBALS` global weights.
+    globals: Vec<i16>,
+    /// The CPU runs the `fast` module (checked once, at construction).
+    fast_cpu: bool,
+}
+
+impl fmt::Debug for PatternEval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PatternEval {{ stages: {} }}", self.stages)
+    }
+}
+
+impl PatternEval {
+    /// Expands compact weights into lookup tables.
+    pub fn new(w: &PatternWeights) -> PatternEval {
+        let set = pattern_set();
+        let per = PatternWeights::per_stage();
+        let mut tables = vec![0i16; w.stages * set.full_per_stage];
+        let mut globals = vec![0i16; w.stages * GLOBALS];
+        for s in 0..w.stages {
+            let src = &w.data[s * per..(s + 1) * per];
+            let dst = &mut tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
+            for (p, pat) in set.patterns.iter().enumerate() {
+                let so = set.slot_offset[p];
+                let fo = set.full_offset[p];
+                for (d, &slot) in dst[fo..fo + pat.size].iter_mut().zip(&pat.slot_of) {
+                    *d = src[so + slot as usize];
+                }
+            }
+            globals[s * GLOBALS..(s + 1) * GLOBALS].copy_from_slice(&src[set.slots_per_stage..]);
+        }
+        PatternEval {
+            stages: w.stages,
+            tables,
+            globals,
+            fast_cpu: crate::rules::cpu::has_fast_bits(),
+        }
+    }
+
+    /// The shipped weights.
+    pub fn embedded() -> Result<PatternEval, WeightError> {
+        Ok(PatternEval::new(&PatternWeights::from_bytes(
+            EMBEDDED_WEIGHTS,
+        )?))
+    }
+
+    /// PatternWeights from a file written by `mollett train`.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<PatternEval, WeightError> {
+        Ok(PatternEval::new(&PatternWeights::read(path.as_ref())?))
+    }
+
+    pub fn stages(&self) -> usize {
+        self.stages
+    }
+
+    /// The raw sum in weight units ([`WEIGHT_SCALE`] per disc).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.fast_cpu {
+            // SAFETY: `fast_cpu` is true only when the CPU has the features `fast::raw` needs.
+            return unsafe { fast::raw(self, pos) };
+        }
+        self.raw_portable(pos)
+    }
+
+    /// [`PatternEval::raw`] square by square, for CPUs without BMI2 (and the
+    /// reference the fast path is tested against).
+    fn raw_portable(&self, pos: &Position) -> i32 {
+        let set = pattern_set();
+        let discs = (pos.player | pos.opponent).count_ones();
+        let s = stage_of(discs, self.stages);
+        let table = &self.tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
+        let t = ternary_board(pos);
+        let mut sum = 0i32;
+        for inst in &set.instances {
+            let mut idx = 0usize;
+            for &sq in &inst.squares[..inst.len] {
+                idx = idx * 3 + t[sq as usize] as usize;
+            }
+            sum += table[set.full_offset[inst.pattern] + idx] as i32;
+        }
+        let g = global_features(pos);
+        let gw = &self.globals[s * GLOBALS..(s + 1) * GLOBALS];
+        for k in 0..GLOBALS {
+            sum += g[k] * gw[k] as i32;
+        }
+        sum
+    }
+}
+
+impl Evaluator for PatternEval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        // Classic placements flip nothing and are symmetric; there is nothing to tell.
+        if pos.in_classic_opening() {
+            return 0;
+        }
+        let raw = self.raw(pos);
+        let units = (raw * UNITS_PER_DISC).div_euclid(WEIGHT_SCALE);
+        units.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn probcut_sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
+        PROBCUT_SIGMA.sigma(depth, shallow, empties)
+    }
+}
+
+/// ProbCut's error model for the shipped weights, fitted by
+/// `mollett probcut modern-s11.txt classic-s12.txt --eval learned --positions 300 --max-depth 10 --seed 1`
+/// (docs/training.md). Weight files from other runs use it too.
+pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
+    base: 3.0010,
+    per_depth: 0.3441,
+    per_shallow: -0.6678,
+    per_empty: -0.0122,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::bitboard::symmetry;
+    use crate::rules::color::{Color, Variant};
+
+    fn random_position(seed: u64, variant: Variant) -> Position {
+        crate::rules::position::playout(variant, 20 + (seed % 30) as u32, seed)
+    }
+
+    pub(super) fn random_weights(stages: usize, seed: u64) -> PatternWeights {
+        let mut w = PatternWeights::zeros(stages);
+        let mut x = seed | 1;
+        for v in w.data.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *v = if x.is_multiple_of(3) {
+                0
+            } else {
+                (x % 601) as i16 - 300
+            };
+        }
+        w
+    }
+
+    #[test]
+    fn evaluation_is_invariant_under_the_eight_symmetries() {
+        let eval = PatternEval::new(&random_weights(DEFAULT_STAGES, 7));
+        for seed in 1..40 {
+            for variant in [Variant::Modern, Variant::Classic] {
+                let pos = random_position(seed, variant);
+                let base = eval.raw(&pos);
+                for s in 1..8 {
+                    let img = Position {
+                        player: symmetry(pos.player, s),
+                        opponent: symmetry(pos.opponent, s),
+                        ..pos
+                    };
+                    assert_eq!(eval.raw(&img), base, "seed {seed} symmetry {s}");
+                }
+                let v = eval.evaluate(&pos);
+                assert!(v.abs() <= EVAL_LIMIT);
+            }
+        }
+    }
+
+    /// Positions for the fast/portable comparison: playouts of both variants
+    /// at every stage (the classic opening included), then the same discs
+    /// with odd classic supplies (empty ones too), then arbitrary disjoint
+    /// bitboards (not reachable in play, but `raw` takes any board).
+    fn comparison_positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        for seed in 0..1500u64 {
+            for variant in [Variant::Modern, Variant::Classic] {
+                let max = if variant == Variant::Modern { 58 } else { 62 };
+                let pos = crate::rules::position::playout(variant, 2 + (seed % max) as u32, seed);
+                out.push(pos);
+                if variant == Variant::Classic {
+                    let supply = [(seed % 5) as u8, (seed / 5 % 4) as u8];
+                    out.push(Position { supply, ..pos });
+                }
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for k in 0..2000u64 {
+            let (a, b) = (next(), next());
+            let player = a & b;
+            let opponent = !player & next() & (a | b);
+            let variant = if k % 2 == 0 {
+                Variant::Modern
+            } else {
+                Variant::Classic
+            };
+            let side = if k % 4 < 2 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let supply = [(next() % 33) as u8, (next() % 33) as u8];
+            out.push(Position {
+                player,
+                opponent,
+                side,
+                variant,
+                supply,
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn fast_evaluation_matches_the_portable_one_exactly() {
+        let evals = [
+            PatternEval::embedded().expect("embedded weights load"),
+            PatternEval::new(&random_weights(DEFAULT_STAGES, 11)),
+            PatternEval::new(&random_weights(4, 5)),
+        ];
+        let positions = comparison_positions();
+        assert_eq!(positions.len(), 6500);
+        let fast_cpu = crate::rules::cpu::has_fast_bits();
+        if !fast_cpu {
+            eprintln!("CPU without BMI2/AVX2: only the portable path is tested");
+        }
+        for eval in &evals {
+            assert_eq!(eval.fast_cpu, fast_cpu);
+            let portable = PatternEval {
+                fast_cpu: false,
+                ..eval.clone()
+            };
+            for pos in &positions {
+                let expect = eval.raw_portable(pos);
+                // Through the public entry points, on the path this CPU takes and forced portable.
+                assert_eq!(eval.raw(pos), expect, "{}", pos.to_obf());
+                assert_eq!(portable.raw(pos), expect, "{}", pos.to_obf());
+                assert_eq!(eval.evaluate(pos), portable.evaluate(pos));
+                #[cfg(target_arch = "x86_64")]
+                if fast_cpu {
+                    // SAFETY: the CPU has the features (checked above).
+                    assert_eq!(unsafe { fast::raw(eval, pos) }, expect, "{}", pos.to_obf());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_indices_and_globals_match_the_portable_ones() {
+        let positions = comparison_positions();
+        for pos in &positions {
+            let mut expect = [0u32; INSTANCES];
+            instance_indices_portable(pos, &mut expect);
+            let mut got = [u32::MAX; INSTANCES];
+            instance_indices(pos, &mut got);
+            assert_eq!(got, expect, "{}", pos.to_obf());
+            let globals = global_features(pos);
+            // The reference: mobility through `Position::moves`.
+            let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
+            assert_eq!(globals[0], mobility, "{}", pos.to_obf());
+            #[cfg(target_arch = "x86_64")]
+            if crate::rules::cpu::has_fast_bits() {
+                let mut fast = [u32::MAX; INSTANCES];
+                // SAFETY: the CPU has the features (checked above).
+                unsafe { fast::instance_indices(pos, &mut fast) };
+                assert_eq!(fast, expect, "{}", pos.to_obf());
+                // SAFETY: as above.
+                assert_eq!(
+                    unsafe { features::global_features_with::<true>(pos) },
+                    globals
+                );
+            }
+        }
+        // Every pext gather value maps to its digit-order index: all 2^len
+        // player subsets of every instance, against the ternary board.
+        let set = pattern_set();
+        for (k, inst) in set.instances.iter().enumerate() {
+            let l = &set.lookups[k];
+            assert_eq!(l.mask.count_ones() as usize, inst.len);
+            for v in 0..1u64 << inst.len {
+                let mut bits = 0u64;
+                let mut rest = l.mask;
+                for j in 0..inst.len {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    if v >> j & 1 == 1 {
+                        bits |= 1 << sq;
+                    }
+                }
+                let pos = Position {
+                    player: bits,
+                    opponent: l.mask & !bits,
+                    ..Position::start(Variant::Modern, Color::Black)
+                };
+                let mut expect = [0u32; INSTANCES];
+                instance_indices_portable(&pos, &mut expect);
+                let got = set.digit_values[l.digits as usize + v as usize] as u32
+                    + 2 * set.digit_values[l.digits as usize + (v ^ ((1 << inst.len) - 1)) as usize]
+                        as u32;
+                assert_eq!(got, expect[k], "instance {k} subset {v:b}");
+            }
+        }
+    }
+
+    #[test]
+    fn embedded_weights_load_fast_and_stay_in_range() {
+        pattern_set();
+        // The best of a few loads: other tests share the CPU.
+        let mut ms = f64::INFINITY;
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            PatternEval::embedded().expect("embedded weights load");
+            ms = ms.min(t.elapsed().as_secs_f64() * 1e3);
+        }
+        assert!(ms < 50.0, "loading took {ms:.1} ms");
+        let eval = PatternEval::embedded().expect("embedded weights load");
+        for seed in 1..200 {
+            for variant in [Variant::Modern, Variant::Classic] {
+                let v = eval.evaluate(&random_position(seed, variant));
+                assert!(v.abs() <= EVAL_LIMIT);
+            }
+        }
+        let extreme = PatternEval::new(&PatternWeights {
+            stages: 1,
+            data: vec![i16::MAX; PatternWeights::per_stage()],
+        });
+        let start = Position::start(Variant::Modern, Color::Black);
+        assert_eq!(extreme.evaluate(&start), EVAL_LIMIT);
+    }
+}

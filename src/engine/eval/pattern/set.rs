@@ -1,0 +1,392 @@
+//! The pattern set: the base patterns, their instances on the board (the
+//! symmetric images), the weight slots that symmetric configurations share,
+//! the fast path's gather tables, and the game stages; with the global
+//! features' names and the weight scale, the definitions that a weight
+//! file's checksum covers. Built once.
+
+use crate::rules::bitboard::symmetry;
+use std::sync::OnceLock;
+
+/// Default number of game stages (by discs on the board, 4..=63 split evenly).
+pub const DEFAULT_STAGES: usize = 15;
+
+/// Weight units per disc in the file and the tables (part of the
+/// definitions: the checksum covers it).
+pub const WEIGHT_SCALE: i32 = 256;
+
+/// The base patterns: a name and squares as `(column, row)`, a1 = (0, 0).
+const BASE_PATTERNS: [(&str, &[(u8, u8)]); 11] = [
+    (
+        "edge+2x",
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (6, 0),
+            (7, 0),
+            (1, 1),
+            (6, 1),
+        ],
+    ),
+    (
+        "corner2x5",
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+        ],
+    ),
+    (
+        "corner3x3",
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+        ],
+    ),
+    (
+        "row2",
+        &[
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1),
+        ],
+    ),
+    (
+        "row3",
+        &[
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (4, 2),
+            (5, 2),
+            (6, 2),
+            (7, 2),
+        ],
+    ),
+    (
+        "row4",
+        &[
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (4, 3),
+            (5, 3),
+            (6, 3),
+            (7, 3),
+        ],
+    ),
+    (
+        "diag8",
+        &[
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+        ],
+    ),
+    (
+        "diag7",
+        &[(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5), (7, 6)],
+    ),
+    ("diag6", &[(2, 0), (3, 1), (4, 2), (5, 3), (6, 4), (7, 5)]),
+    ("diag5", &[(3, 0), (4, 1), (5, 2), (6, 3), (7, 4)]),
+    ("diag4", &[(4, 0), (5, 1), (6, 2), (7, 3)]),
+];
+
+/// Names of the global features, in weight order.
+pub const GLOBAL_NAMES: [&str; 7] = [
+    "mobility",
+    "potential-mobility",
+    "parity",
+    "bias",
+    "classic-bias",
+    "classic-shortfall",
+    "classic-supply",
+];
+/// Number of global features.
+pub const GLOBALS: usize = GLOBAL_NAMES.len();
+
+/// Longest pattern.
+const MAX_LEN: usize = 10;
+
+/// Pattern instances on the board (the symmetric images of the base patterns).
+pub const INSTANCES: usize = 46;
+
+/// One base pattern with everything derived from it.
+pub struct Pattern {
+    pub name: &'static str,
+    /// Squares of the base orientation.
+    pub len: usize,
+    /// `3^len`: configurations.
+    pub size: usize,
+    /// Configuration -> weight slot within this pattern (symmetric configurations share one).
+    pub slot_of: Vec<u32>,
+    /// Distinct weight slots.
+    pub slots: usize,
+}
+
+/// One placement of a pattern on the board.
+#[derive(Clone, Copy)]
+pub struct Instance {
+    pub pattern: usize,
+    pub len: usize,
+    /// Squares in digit order: the first is the most significant base-3 digit.
+    pub squares: [u8; MAX_LEN],
+    /// The same squares as a bitboard.
+    pub mask: u64,
+}
+
+/// What the fast path needs of one instance, packed for the evaluation loop.
+#[derive(Clone, Copy)]
+pub(super) struct Lookup {
+    /// The instance's squares.
+    pub(super) mask: u64,
+    /// Start of its `2^len` entries in [`PatternSet::digit_values`].
+    pub(super) digits: u32,
+    /// Start of its pattern in a stage's expanded table.
+    pub(super) table: u32,
+}
+
+/// All patterns and instances, built once.
+pub struct PatternSet {
+    pub patterns: Vec<Pattern>,
+    pub instances: Vec<Instance>,
+    /// Offset of each pattern in a stage's expanded table (configurations).
+    pub full_offset: Vec<usize>,
+    /// Configurations per stage (sum of `3^len`).
+    pub full_per_stage: usize,
+    /// Offset of each pattern in a stage's compact weights (slots).
+    pub slot_offset: Vec<usize>,
+    /// Compact pattern weights per stage (sum of slots), globals excluded.
+    pub slots_per_stage: usize,
+    /// Checksum of the definitions, stored in weight files.
+    pub checksum: u64,
+    /// Per instance, `2^len` entries: for each subset of its squares, as
+    /// `pext(bits, mask)` gathers them (lowest square first), the sum of the
+    /// squares' digit weights `3^(len - 1 - k)` (k: place in digit order).
+    /// An instance's index is `v[pext(player)] + 2 * v[pext(opponent)]`.
+    /// 18 880 entries (37 KB).
+    pub(super) digit_values: Vec<u16>,
+    /// One entry per instance, in instance order.
+    pub(super) lookups: Vec<Lookup>,
+}
+
+fn square_symmetry(sq: u8, s: usize) -> u8 {
+    symmetry(1u64 << sq, s).trailing_zeros() as u8
+}
+
+fn encode(digits: &[u8]) -> usize {
+    digits.iter().fold(0, |acc, &d| acc * 3 + d as usize)
+}
+
+fn build() -> PatternSet {
+    let mut patterns = Vec::new();
+    let mut instances = Vec::new();
+    let mut hash = Fnv::new();
+    hash.write(b"mollett-patterns-v1");
+    hash.write(&(WEIGHT_SCALE as u32).to_le_bytes());
+    for (p, &(name, coords)) in BASE_PATTERNS.iter().enumerate() {
+        let base: Vec<u8> = coords.iter().map(|&(c, r)| r * 8 + c).collect();
+        let len = base.len();
+        hash.write(name.as_bytes());
+        hash.write(&base);
+        let mut sorted_base = base.clone();
+        sorted_base.sort_unstable();
+        // Instances: distinct square sets among the 8 images; permutations:
+        // the images that fall back on the base set (the pattern's own symmetries).
+        let mut seen: Vec<Vec<u8>> = Vec::new();
+        let mut perms: Vec<Vec<usize>> = Vec::new();
+        for s in 0..8 {
+            let img: Vec<u8> = base.iter().map(|&q| square_symmetry(q, s)).collect();
+            let mut set = img.clone();
+            set.sort_unstable();
+            if set == sorted_base {
+                let perm: Vec<usize> = img
+                    .iter()
+                    .map(|q| base.iter().position(|b| b == q).expect("same set"))
+                    .collect();
+                if !perms.contains(&perm) {
+                    perms.push(perm);
+                }
+            }
+            if !seen.contains(&set) {
+                seen.push(set);
+                let mut squares = [0u8; MAX_LEN];
+                squares[..len].copy_from_slice(&img);
+                instances.push(Instance {
+                    pattern: p,
+                    len,
+                    squares,
+                    mask: img.iter().fold(0, |m, &q| m | 1u64 << q),
+                });
+            }
+        }
+        // Canonical configuration: the smallest index among the images.
+        let size = 3usize.pow(len as u32);
+        let mut canon = vec![0usize; size];
+        let mut digits = [0u8; MAX_LEN];
+        let mut image = [0u8; MAX_LEN];
+        for (idx, c) in canon.iter_mut().enumerate() {
+            let mut x = idx;
+            for k in (0..len).rev() {
+                digits[k] = (x % 3) as u8;
+                x /= 3;
+            }
+            let mut best = idx;
+            for perm in &perms {
+                for k in 0..len {
+                    image[perm[k]] = digits[k];
+                }
+                best = best.min(encode(&image[..len]));
+            }
+            *c = best;
+        }
+        let mut slot_of = vec![u32::MAX; size];
+        let mut slots = 0u32;
+        for idx in 0..size {
+            if canon[idx] == idx {
+                slot_of[idx] = slots;
+                slots += 1;
+            }
+        }
+        for idx in 0..size {
+            slot_of[idx] = slot_of[canon[idx]];
+        }
+        patterns.push(Pattern {
+            name,
+            len,
+            size,
+            slot_of,
+            slots: slots as usize,
+        });
+    }
+    assert_eq!(instances.len(), INSTANCES);
+    for g in GLOBAL_NAMES {
+        hash.write(g.as_bytes());
+    }
+    let mut full_offset = Vec::new();
+    let mut slot_offset = Vec::new();
+    let (mut full, mut slots) = (0, 0);
+    for p in &patterns {
+        full_offset.push(full);
+        slot_offset.push(slots);
+        full += p.size;
+        slots += p.slots;
+    }
+    let mut digit_values = Vec::new();
+    let mut lookups = Vec::new();
+    for inst in &instances {
+        // Digit weight of each square in the order pext gathers them (bit order).
+        let mut by_bit: Vec<(u8, u16)> = inst.squares[..inst.len]
+            .iter()
+            .enumerate()
+            .map(|(k, &q)| (q, 3u16.pow((inst.len - 1 - k) as u32)))
+            .collect();
+        by_bit.sort_unstable();
+        lookups.push(Lookup {
+            mask: inst.mask,
+            digits: digit_values.len() as u32,
+            table: full_offset[inst.pattern] as u32,
+        });
+        for v in 0..1usize << inst.len {
+            let value = by_bit
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| v >> j & 1 == 1)
+                .map(|(_, &(_, w))| w)
+                .sum();
+            digit_values.push(value);
+        }
+    }
+    PatternSet {
+        patterns,
+        instances,
+        full_offset,
+        full_per_stage: full,
+        slot_offset,
+        slots_per_stage: slots,
+        checksum: hash.finish(),
+        digit_values,
+        lookups,
+    }
+}
+
+/// FNV-1a, for the definitions checksum.
+struct Fnv(u64);
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The pattern definitions (built on first use, a few milliseconds).
+pub fn pattern_set() -> &'static PatternSet {
+    static SET: OnceLock<PatternSet> = OnceLock::new();
+    SET.get_or_init(build)
+}
+
+/// Stage of a position with `discs` on the board, among `stages`.
+#[inline]
+pub fn stage_of(discs: u32, stages: usize) -> usize {
+    let d = discs.clamp(4, 63) as usize - 4;
+    (d * stages / 60).min(stages - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pattern_set_has_46_instances_covering_the_board() {
+        let set = pattern_set();
+        assert_eq!(set.instances.len(), 46);
+        let mut covered = 0u64;
+        for i in &set.instances {
+            for &sq in &i.squares[..i.len] {
+                covered |= 1 << sq;
+            }
+        }
+        assert_eq!(covered, u64::MAX);
+        // The edge pattern's mirror halves its table (plus palindromes).
+        let edge = &set.patterns[0];
+        assert_eq!(edge.slots, (59049 + 243) / 2);
+        assert_eq!(set.digit_values.len(), 18880);
+    }
+}

@@ -1,0 +1,176 @@
+//! The weight file: compact quantised weights, their binary format (with
+//! the checksum of the pattern definitions they were made for), and the set
+//! shipped in the binary.
+
+use super::set::{pattern_set, GLOBALS};
+use std::fmt;
+use std::path::Path;
+
+/// Why a weight file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightError(pub String);
+
+impl fmt::Display for WeightError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WeightError {}
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"MOLLWGT\0";
+/// File format version.
+pub const VERSION: u32 = 1;
+/// Payload encodings.
+const ENC_RAW: u32 = 0;
+const ENC_ZERO_RUNS: u32 = 1;
+/// In the zero-run encoding, this word is followed by a `u16` count of zeros.
+const ZERO_RUN: i16 = i16::MIN;
+const HEADER_LEN: usize = 8 + 4 * 4 + 8;
+
+/// Compact quantised weights: per stage, each pattern's slots then the globals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternWeights {
+    pub stages: usize,
+    pub data: Vec<i16>,
+}
+
+impl PatternWeights {
+    /// PatternWeights per stage: pattern slots plus globals.
+    pub fn per_stage() -> usize {
+        pattern_set().slots_per_stage + GLOBALS
+    }
+
+    pub fn zeros(stages: usize) -> PatternWeights {
+        PatternWeights {
+            stages,
+            data: vec![0; stages * PatternWeights::per_stage()],
+        }
+    }
+
+    /// The file: header (magic `MOLLWGT\0`, version u32, stages u32, weights
+    /// per stage u32, encoding u32, pattern checksum u64; all little-endian),
+    /// then the weights as little-endian `i16` words, runs of zeros written as
+    /// `i16::MIN` followed by the run length (`u16`).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.stages as u32).to_le_bytes());
+        out.extend_from_slice(&(PatternWeights::per_stage() as u32).to_le_bytes());
+        out.extend_from_slice(&ENC_ZERO_RUNS.to_le_bytes());
+        out.extend_from_slice(&pattern_set().checksum.to_le_bytes());
+        let mut i = 0;
+        while i < self.data.len() {
+            let w = self.data[i];
+            if w == 0 {
+                let mut n = 0usize;
+                while i + n < self.data.len() && self.data[i + n] == 0 && n < u16::MAX as usize {
+                    n += 1;
+                }
+                out.extend_from_slice(&ZERO_RUN.to_le_bytes());
+                out.extend_from_slice(&(n as u16).to_le_bytes());
+                i += n;
+            } else {
+                // i16::MIN is the run marker; the trainer never writes it.
+                out.extend_from_slice(&w.max(-i16::MAX).to_le_bytes());
+                i += 1;
+            }
+        }
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, WeightError> {
+        let err = |m: &str| Err(WeightError(m.to_string()));
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return err("not a Mollett weight file (bad magic)");
+        }
+        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
+        if u32_at(8) != VERSION {
+            return err("unsupported weight file version");
+        }
+        let stages = u32_at(12) as usize;
+        let per_stage = u32_at(16) as usize;
+        let encoding = u32_at(20);
+        let checksum = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
+        if checksum != pattern_set().checksum || per_stage != PatternWeights::per_stage() {
+            return err("weight file was made for other patterns (checksum mismatch)");
+        }
+        if stages == 0 || stages > 60 {
+            return err("weight file stage count must be 1 to 60");
+        }
+        let total = stages * per_stage;
+        let payload = &bytes[HEADER_LEN..];
+        if !payload.len().is_multiple_of(2) {
+            return err("truncated weight file");
+        }
+        let mut data = Vec::with_capacity(total);
+        let mut words = payload
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        match encoding {
+            ENC_RAW => data.extend(words),
+            ENC_ZERO_RUNS => {
+                while let Some(w) = words.next() {
+                    if w == ZERO_RUN {
+                        let n = match words.next() {
+                            Some(n) => n as u16 as usize,
+                            None => return err("truncated weight file"),
+                        };
+                        data.resize(data.len() + n, 0);
+                    } else {
+                        data.push(w);
+                    }
+                    if data.len() > total {
+                        break;
+                    }
+                }
+            }
+            _ => return err("unknown weight encoding"),
+        }
+        if data.len() != total {
+            return err("weight file has the wrong number of weights");
+        }
+        Ok(PatternWeights { stages, data })
+    }
+
+    /// Reads a weight file.
+    pub fn read(path: &Path) -> Result<PatternWeights, WeightError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| WeightError(format!("{}: {e}", path.display())))?;
+        PatternWeights::from_bytes(&bytes)
+            .map_err(|e| WeightError(format!("{}: {e}", path.display())))
+    }
+
+    /// Writes a weight file.
+    pub fn write(&self, path: &Path) -> Result<(), WeightError> {
+        std::fs::write(path, self.to_bytes())
+            .map_err(|e| WeightError(format!("{}: {e}", path.display())))
+    }
+}
+
+/// The weights shipped in the binary (`src/engine/eval/weights.bin`).
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights.bin");
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::random_weights;
+    use super::*;
+
+    #[test]
+    fn weight_file_round_trips() {
+        let w = random_weights(4, 3);
+        let bytes = w.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), w);
+        let z = PatternWeights::zeros(15);
+        let zb = z.to_bytes();
+        assert!(zb.len() < 1000, "zeros compress");
+        assert_eq!(PatternWeights::from_bytes(&zb).unwrap(), z);
+        let mut bad = bytes.clone();
+        bad[24] ^= 1;
+        assert!(PatternWeights::from_bytes(&bad).is_err());
+        assert!(PatternWeights::from_bytes(&bytes[..bytes.len() - 2]).is_err());
+        assert!(PatternWeights::from_bytes(b"junk").is_err());
+    }
+}
