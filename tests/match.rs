@@ -462,8 +462,18 @@ fn line(
     result: &str,
     reason: &str,
 ) -> String {
+    // The result reader replays every game, so the line must be possible:
+    // the game starts from a board with these discs (black's first, then
+    // white's, in a1..h8 order); a full board is a finished game.
+    let board: String = (0..64)
+        .map(|i| match i {
+            i if i < discs.0 => 'X',
+            i if i < discs.0 + discs.1 => 'O',
+            _ => '-',
+        })
+        .collect();
     format!(
-        "game={game} pair={} black={black} white={white} variant=modern opening=- start=startpos book=0 moves=f5 discs={}-{} result={result} reason={reason} time=1.000/2.000",
+        "game={game} pair={} black={black} white={white} variant=modern opening=- start={board}X book=0 moves=- discs={}-{} result={result} reason={reason} time=1.000/2.000",
         game / 2,
         discs.0,
         discs.1
@@ -483,7 +493,7 @@ fn report_statistics_equal_hand_computed_values() {
         line(5, "B", "A", (34, 30), "1-0", "normal"), // A -4
         line(6, "A", "B", (33, 31), "1-0", "normal"), // A +2
         line(7, "B", "A", (32, 32), "1/2-1/2", "normal"), // A 0
-        line(8, "A", "B", (40, 20), "1-0", "normal"), // A +20
+        line(8, "A", "B", (42, 22), "1-0", "normal"), // A +20
         line(9, "B", "A", (12, 10), "0-1", "time"),   // forfeit: no margin counted
         line(10, "A", "B", (64, 0), "1-0", "normal"), // A +64
         line(11, "B", "A", (20, 44), "0-1", "normal"), // A +24
