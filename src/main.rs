@@ -75,7 +75,7 @@ fn main() {
             let (threads, hash) = (threads as usize, hash as usize);
             let totals = solve_all(&problems, ids, threads, hash, &eval, &mut |row| {
                 println!("{row}")
-            });
+            })?;
             println!("{totals}");
             if totals.wrong > 0 {
                 std::process::exit(1);

@@ -799,3 +799,57 @@ fn unusable_clock_values_are_refused_and_change_nothing() {
         "{a:?}"
     );
 }
+
+/// A weight file that is a FIFO would block the whole loop on open: it is
+/// refused at once, and the loop goes on.
+#[test]
+fn an_eval_path_that_is_no_regular_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("mollett-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("weights.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string for the duration of the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let t = Instant::now();
+    let a = ask(&format!(
+        "set_option eval {}\nname\nget_option eval\n",
+        fifo.display()
+    ));
+    assert!(t.elapsed() < Duration::from_secs(3));
+    assert_eq!(
+        a[0],
+        format!(
+            "? invalid value: eval: {}: not a regular file",
+            fifo.display()
+        )
+    );
+    assert_eq!(a[1..], ["= Mollett", "= learned"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A table larger than the memory available is refused when set, and the old
+/// one kept (it aborted the process).
+#[test]
+fn a_hash_size_the_machine_cannot_hold_is_refused() {
+    let available_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m
+                .lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kb| kb / 1024);
+    if !available_mb.is_some_and(|mb| mb < 65536) {
+        eprintln!("SKIPPED: a machine with 64 GiB free could hold the largest table");
+        return;
+    }
+    let a = ask("set_option hash 65536\nget_option hash\nset_option hash 32\nget_option hash\n");
+    assert!(
+        a[0].starts_with("? a 65536 MB table needs more than"),
+        "{}",
+        a[0]
+    );
+    assert_eq!(a[1..], ["= 16", "=", "= 32"]);
+}

@@ -48,7 +48,12 @@ pub fn solve(engine: &mut Engine, problem: &Problem) -> Solved {
 
 /// An engine set up for suites: empties to the winner, `threads`, `hash_mb`.
 pub fn engine(threads: usize, hash_mb: usize) -> Engine {
-    Engine::new(Settings {
+    Engine::new(settings(threads, hash_mb))
+}
+
+/// The settings of [`engine`].
+fn settings(threads: usize, hash_mb: usize) -> Settings {
+    Settings {
         scoring: Scoring::EmptiesToWinner,
         threads,
         hash_mb,
@@ -56,7 +61,7 @@ pub fn engine(threads: usize, hash_mb: usize) -> Engine {
         // halves the time of FFO #40-#47 against the handcrafted one (BENCHMARKS.md).
         eval: crate::engine::eval::EvalKind::Learned,
         ..Settings::default()
-    })
+    }
 }
 /// One problem's line of `mollett solve`.
 pub struct SolveRow<'a> {
@@ -116,7 +121,8 @@ impl fmt::Display for SolveTotals {
 }
 
 /// Solves the problems of `problems` whose ids lie in `ids`, on a table of
-/// `hash_mb`, ordering with `eval`; `row` sees each result as it comes.
+/// `hash_mb` (refused when it cannot be allocated), ordering with `eval`;
+/// `row` sees each result as it comes.
 pub fn solve_all(
     problems: &[Problem],
     ids: RangeInclusive<usize>,
@@ -124,8 +130,8 @@ pub fn solve_all(
     hash_mb: usize,
     eval: &EvalKind,
     row: &mut dyn FnMut(&SolveRow),
-) -> SolveTotals {
-    let mut engine = engine(threads.max(1), hash_mb);
+) -> Result<SolveTotals, String> {
+    let mut engine = Engine::try_new(settings(threads.max(1), hash_mb))?;
     engine.set_evaluator(eval.evaluator());
     let mut totals = SolveTotals {
         threads,
@@ -139,5 +145,5 @@ pub fn solve_all(
         totals.wrong += !solved.correct as usize;
         row(&SolveRow { problem, solved });
     }
-    totals
+    Ok(totals)
 }

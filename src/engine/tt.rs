@@ -126,16 +126,47 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). Where that
+    /// much memory cannot be had, the largest power-of-two share of it that
+    /// can, with a warning; callers that must refuse use [`Self::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
+        let mut size = mb.max(1);
+        loop {
+            match TranspositionTable::try_new(size) {
+                Ok(tt) => return tt,
+                Err(e) if size > 1 => {
+                    log::warn!("{e}; trying {} MB", size / 2);
+                    size /= 2;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    /// A table of about `mb` megabytes, or why it cannot be had: more than
+    /// the memory the system says is available, or an allocation that fails.
+    /// Refusing here keeps a value that cannot be used from aborting the
+    /// process later.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        if let Some(available) = available_memory() {
+            if bytes as u64 > available {
+                return Err(format!(
+                    "a {mb} MB table needs more than the {} MB of memory available",
+                    available / (1024 * 1024)
+                ));
+            }
+        }
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate a {mb} MB table"))?;
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Empties every entry.
@@ -214,6 +245,14 @@ impl TranspositionTable {
     pub fn megabytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
+}
+
+/// Memory the system can give without swapping (Linux `MemAvailable`), if known.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 #[cfg(test)]

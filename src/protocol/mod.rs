@@ -10,6 +10,7 @@ pub mod nboard;
 pub mod options;
 pub mod session;
 
+use crate::engine::search::Engine;
 use crate::rules::color::Variant;
 use driver::{drive, read_lines, Event};
 use std::collections::VecDeque;
@@ -68,7 +69,8 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write>(
 }
 
 /// [`run_with`], starting from `options` (the command line's `--option`s)
-/// instead of the defaults.
+/// instead of the defaults. A table the options ask for that cannot be
+/// allocated is an error before anything is read.
 pub fn run_configured<R: BufRead + Send + 'static, W: Write>(
     input: R,
     output: W,
@@ -76,13 +78,14 @@ pub fn run_configured<R: BufRead + Send + 'static, W: Write>(
     protocol: Protocol,
     options: Options,
 ) -> io::Result<()> {
+    let engine = Engine::try_new(options.settings()).map_err(io::Error::other)?;
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     thread::Builder::new()
         .name("reader".into())
         .spawn(move || read_lines(input, reader_tx))?;
     if protocol == Protocol::Nboard {
-        return drive(nboard::Nboard::new(output, options), None, &rx, &tx);
+        return drive(nboard::Nboard::new(output, options, engine), None, &rx, &tx);
     }
     // The first line with any text decides; blank ones are kept for GTP.
     let mut early = VecDeque::new();
@@ -99,10 +102,15 @@ pub fn run_configured<R: BufRead + Send + 'static, W: Write>(
         match nboard {
             None => continue,
             Some(true) => {
-                return drive(nboard::Nboard::new(output, options), Some(early), &rx, &tx)
+                return drive(
+                    nboard::Nboard::new(output, options, engine),
+                    Some(early),
+                    &rx,
+                    &tx,
+                )
             }
             Some(false) => {
-                let gtp = gtp::Gtp::new(Session::with_options(variant, options), output);
+                let gtp = gtp::Gtp::new(Session::with_options(variant, options, engine), output);
                 return drive(gtp, Some(early), &rx, &tx);
             }
         }

@@ -140,12 +140,12 @@ pub struct Nboard<W: Write> {
 }
 
 impl<W: Write> Nboard<W> {
-    pub fn new(out: W, options: Options) -> Nboard<W> {
+    pub fn new(out: W, options: Options, engine: Engine) -> Nboard<W> {
         let start = Position::start(Variant::Modern, Color::Black);
         Nboard {
             out,
             record: GgfGame::new(start),
-            session: Session::from_game(Game::from_position(start), options),
+            session: Session::from_game(Game::from_position(start), options, engine),
             depth: DEFAULT_DEPTH,
         }
     }

@@ -23,18 +23,20 @@ pub struct Session {
 impl Session {
     /// A session at the start of `variant`, black to move, no clock.
     pub fn new(variant: Variant) -> Session {
-        Session::with_options(variant, Options::default())
+        let options = Options::default();
+        let engine = Engine::new(options.settings());
+        Session::with_options(variant, options, engine)
     }
 
-    /// [`Session::new`] with `options` instead of the defaults.
-    pub fn with_options(variant: Variant, options: Options) -> Session {
-        Session::from_game(Game::new(variant, Color::Black), options)
+    /// [`Session::new`] with `options` and a searcher made for them.
+    pub fn with_options(variant: Variant, options: Options, engine: Engine) -> Session {
+        Session::from_game(Game::new(variant, Color::Black), options, engine)
     }
 
-    pub fn from_game(game: Game, options: Options) -> Session {
+    pub fn from_game(game: Game, options: Options, engine: Engine) -> Session {
         Session {
             game,
-            engine: Some(Engine::new(options.settings())),
+            engine: Some(engine),
             options,
             clocks: Clocks::default(),
         }
@@ -92,13 +94,18 @@ impl Session {
     }
 
     /// Sets an option (checked first: a refused value changes nothing) and
-    /// reconfigures the searcher when the settings changed.
+    /// reconfigures the searcher when the settings changed. A table that
+    /// cannot be allocated refuses the value and keeps the old table.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let old = self.options.clone();
         let before = self.options.settings();
         self.options.set(name, value)?;
         let after = self.options.settings();
         if format!("{before:?}") != format!("{after:?}") {
-            self.engine().configure(after);
+            if let Err(e) = self.engine().try_configure(after) {
+                self.options = old;
+                return Err(e);
+            }
         }
         Ok(())
     }

@@ -91,6 +91,10 @@ impl EvalKind {
         match self {
             EvalKind::Handcrafted => Ok(Box::new(Handcrafted::default())),
             EvalKind::Learned => Ok(learned_evaluator()),
+            // A FIFO or device would block the protocol loop on open.
+            EvalKind::File(path) if path.exists() && !path.is_file() => {
+                Err(format!("{}: not a regular file", path.display()))
+            }
             EvalKind::File(path) => PatternEval::from_file(path)
                 .map(|e| Box::new(e) as Box<dyn Evaluator>)
                 .map_err(|e| e.to_string()),

@@ -134,15 +134,42 @@ impl Engine {
         }
     }
 
+    /// [`Engine::new`], or why its table cannot be allocated.
+    pub fn try_new(settings: Settings) -> Result<Engine, String> {
+        Ok(Engine {
+            tt: TranspositionTable::try_new(settings.hash_mb)?,
+            evaluator: settings.eval.evaluator(),
+            settings,
+        })
+    }
+
     /// Applies new settings (resizing the table when the hash size changed).
     pub fn configure(&mut self, settings: Settings) {
+        if let Err(e) = self.try_configure(settings.clone()) {
+            log::warn!("{e}");
+            self.tt = TranspositionTable::new(settings.hash_mb);
+            self.configure_rest(settings);
+        }
+    }
+
+    /// [`Engine::configure`], refusing (and changing nothing) when the new
+    /// table cannot be allocated.
+    pub fn try_configure(&mut self, settings: Settings) -> Result<(), String> {
+        if settings.hash_mb != self.settings.hash_mb {
+            self.tt = TranspositionTable::try_new(settings.hash_mb)?;
+        }
+        self.configure_rest(settings);
+        Ok(())
+    }
+
+    /// Everything but a new table's allocation.
+    fn configure_rest(&mut self, settings: Settings) {
         if settings.eval != self.settings.eval {
             self.set_evaluator(settings.eval.evaluator());
         }
-        if settings.hash_mb != self.settings.hash_mb {
-            self.tt = TranspositionTable::new(settings.hash_mb);
-        } else if settings.scoring != self.settings.scoring {
-            // Solved entries hold final scores under the old rule.
+        if settings.hash_mb == self.settings.hash_mb && settings.scoring != self.settings.scoring {
+            // Solved entries hold final scores under the old rule (a resized
+            // table is new anyway).
             self.tt.clear();
         }
         self.settings = settings;
