@@ -187,8 +187,22 @@ fn ping_stops_a_long_search_and_pong_comes_after_its_answer() {
     gui.until("status thinking", LONG);
     gui.send("ping 3");
     let lines = gui.until("pong 3", Duration::from_secs(3));
+    // The answer is the last four search lines (live ones may come first),
+    // four different moves, before nodestats and the pong.
     let searches: Vec<_> = lines.iter().filter(|l| l.starts_with("search ")).collect();
-    assert_eq!(searches.len(), 4, "{lines:?}");
+    assert!(searches.len() >= 4, "{lines:?}");
+    let firsts: std::collections::HashSet<&str> = searches[searches.len() - 4..]
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .unwrap()
+                .split('-')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(firsts.len(), 4, "{lines:?}");
     // Pings back to back with nothing running answer at once, in order.
     gui.send("ping 4");
     gui.send("ping 5");
@@ -254,7 +268,12 @@ fn hint_in_the_endgame_is_an_exact_solve() {
     gui.send("set depth 2");
     gui.send("hint 2");
     let lines = gui.until("nodestats", LONG);
-    let searches: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    // The answer: the search lines of the exact solve (live lines of the
+    // midgame iterations before it carry their depth).
+    let searches: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("search ") && l.ends_with(" 100%"))
+        .collect();
     assert_eq!(searches.len(), 2, "{lines:?}");
     let mut evals = Vec::new();
     for s in &searches {
@@ -378,5 +397,32 @@ fn unusable_clocks_are_refused_when_given() {
         &start,
         answered_move(gui.until("===", LONG).last().unwrap()),
     );
+    gui.close();
+}
+
+/// NBoard shows thinking live: each completed iteration of `go` and `hint`
+/// sends a `search` line (depth, eval, principal variation) before the answer.
+#[test]
+fn go_and_hint_report_each_iteration_as_it_completes() {
+    let mut gui = Gui::new();
+    gui.send("set depth 6");
+    gui.send("go");
+    let lines = gui.until("===", LONG);
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| l.split_whitespace().nth(4).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5, 6], "{lines:?}");
+    let start = Position::start(Variant::Modern, mollett::Color::Black);
+    for l in lines.iter().filter(|l| l.starts_with("search ")) {
+        let pv = l.split_whitespace().nth(1).unwrap();
+        let first: Move = pv.split('-').next().unwrap().parse().unwrap();
+        assert_legal(&start, first);
+    }
+    gui.send("hint 1");
+    let lines = gui.until("nodestats", LONG);
+    let live = lines.iter().filter(|l| l.starts_with("search ")).count();
+    assert!(live > 6, "one line per iteration and the answer: {lines:?}");
     gui.close();
 }

@@ -4,7 +4,7 @@
 //! strictly in input order.
 
 use super::job::{Job, JobOutput};
-use crate::engine::search::Engine;
+use crate::engine::search::{Engine, Progress};
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::panic::{self, AssertUnwindSafe};
@@ -26,6 +26,8 @@ pub(crate) enum Event {
     Done(Box<Engine>, JobOutput),
     /// The worker panicked; the searcher is lost.
     Failed,
+    /// The running search completed an iteration.
+    Progress(Progress),
 }
 
 /// What a line read while a job runs does to the job.
@@ -63,6 +65,12 @@ pub(crate) trait Dialect {
         pending: Self::Pending,
         output: Result<JobOutput, &'static str>,
     ) -> io::Result<()>;
+    /// The running job's search completed an iteration: a dialect that
+    /// shows thinking live writes it (GTP does not: its stdout carries
+    /// answers only).
+    fn progress(&mut self, _pending: &Self::Pending, _progress: &Progress) -> io::Result<()> {
+        Ok(())
+    }
     /// Hands the searcher to a job.
     fn take_engine(&mut self) -> Engine;
     /// Gets it back (`None`: the job lost it).
@@ -136,6 +144,11 @@ pub(crate) fn drive<D: Dialect>(
                     dialect.finish(run.pending, Ok(output))?;
                 }
             }
+            Event::Progress(p) => {
+                if let Some(run) = &running {
+                    dialect.progress(&run.pending, &p)?;
+                }
+            }
             Event::Failed => {
                 dialect.restore_engine(None);
                 if let Some(run) = running.take() {
@@ -152,7 +165,11 @@ fn spawn_job(engine: Engine, job: Job, stop: Arc<AtomicBool>, tx: Sender<Event>)
         .stack_size(64 << 20)
         .spawn(move || {
             let mut engine = engine;
-            let output = panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut engine, &stop)));
+            let progress = |p: &Progress| {
+                let _ = tx.send(Event::Progress(p.clone()));
+            };
+            let output =
+                panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut engine, &stop, &progress)));
             let _ = tx.send(match output {
                 Ok(output) => Event::Done(Box::new(engine), output),
                 Err(_) => Event::Failed,

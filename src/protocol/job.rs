@@ -1,7 +1,7 @@
 //! Work that runs off the protocol thread (searches, perft, bench), so
 //! `stop`, `ping` and `quit` stay responsive.
 
-use crate::engine::search::{Engine, Limits, SearchResult};
+use crate::engine::search::{Engine, Limits, Progress, SearchResult};
 use crate::rules::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -32,11 +32,17 @@ pub enum JobOutput {
 }
 
 impl Job {
-    pub fn run(self, engine: &mut Engine, stop: &AtomicBool) -> JobOutput {
+    /// Runs the job; a search tells `progress` of each completed iteration.
+    pub fn run(
+        self,
+        engine: &mut Engine,
+        stop: &AtomicBool,
+        progress: &(dyn Fn(&Progress) + Sync),
+    ) -> JobOutput {
         match self {
             Job::Search { pos, limits } => {
                 log::debug!("search {} {:?}", pos.to_obf(), limits);
-                JobOutput::Search(engine.search(&pos, &limits, stop))
+                JobOutput::Search(engine.search_with_progress(&pos, &limits, stop, Some(progress)))
             }
             Job::Analyze { positions, limits } => {
                 let mut results = Vec::with_capacity(positions.len());

@@ -11,7 +11,7 @@ use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::options::Options;
 use super::session::{checked_move, Session};
-use crate::engine::search::{Engine, Limits, SearchResult};
+use crate::engine::search::{Engine, Limits, Progress, SearchResult};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
@@ -474,6 +474,24 @@ impl<W: Write> Dialect for Nboard<W> {
             }
             _ => self.say("status internal error"),
         }
+    }
+
+    /// NBoard shows thinking live: a `search` line per completed iteration
+    /// of `go` and `hint` (the best line so far), before the final answer.
+    fn progress(&mut self, pending: &NbPending, p: &Progress) -> io::Result<()> {
+        let (pv, score) = match pending {
+            NbPending::Go { .. } => (pv_text(&p.pv), p.score),
+            NbPending::Hint {
+                pass_first: true, ..
+            } => {
+                let mut pv = vec![Move::Pass];
+                pv.extend(&p.pv);
+                (pv_text(&pv), -p.score)
+            }
+            NbPending::Hint { .. } => (pv_text(&p.pv), p.score),
+            NbPending::Analyze { .. } => return Ok(()),
+        };
+        self.say(&format!("search {pv} {} 0 {}", eval_text(score), p.depth))
     }
 
     fn take_engine(&mut self) -> Engine {

@@ -125,6 +125,18 @@ fn to_discs(units: i32) -> f64 {
     units as f64 / UNITS_PER_DISC as f64
 }
 
+/// A completed midgame iteration, as a GUI shows thinking live.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub depth: u32,
+    /// Score of the best move, in discs.
+    pub score: f64,
+    /// The principal variation, best move first.
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
 impl Engine {
     pub fn new(settings: Settings) -> Engine {
         Engine {
@@ -194,6 +206,18 @@ impl Engine {
     /// Searches `pos` within `limits`. Returns early, with the best move so
     /// far, when `stop` becomes true. Progress goes to the log (stderr).
     pub fn search(&mut self, pos: &Position, limits: &Limits, stop: &AtomicBool) -> SearchResult {
+        self.search_with_progress(pos, limits, stop, None)
+    }
+
+    /// [`Engine::search`], telling `progress` of each completed midgame
+    /// iteration (from the main search thread, as it completes).
+    pub fn search_with_progress(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: Option<&(dyn Fn(&Progress) + Sync)>,
+    ) -> SearchResult {
         let start = Instant::now();
         let empties_to_winner = self.settings.scoring == Scoring::EmptiesToWinner;
         let legal = pos.legal_moves();
@@ -297,6 +321,7 @@ impl Engine {
                     );
                     w.pool = pool;
                     w.params = search_params;
+                    w.progress = progress;
                     let report = w.think(&mut moves, plan, empties);
                     done.store(true, Relaxed);
                     (report, w.nodes, moves)

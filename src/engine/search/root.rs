@@ -3,6 +3,7 @@
 use super::midgame::disc_window;
 use super::params::*;
 use super::worker::Worker;
+use super::Progress;
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
@@ -212,6 +213,15 @@ impl Worker<'_> {
             last_iteration = t0.elapsed();
             if main {
                 self.log(plan, &report, moves, "depth");
+                if let Some(progress) = self.progress {
+                    progress(&Progress {
+                        depth: report.depth,
+                        score: report.score as f64 / UNITS_PER_DISC as f64,
+                        pv: pv_from_tt(self.tt, &moves[0], 24),
+                        nodes: self.nodes,
+                        time: plan.start.elapsed(),
+                    });
+                }
             }
             if report.exact
                 || (main && moves.len() == 1 && (plan.soft.is_some() || plan.hard.is_some()))

@@ -1,6 +1,7 @@
 //! One search thread's state: node count, stop conditions, and the shared tables it reads.
 
 use super::params::{Params, POLL_INTERVAL};
+use super::Progress;
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
@@ -35,6 +36,8 @@ pub struct Worker<'a> {
     pub splits: Vec<Arc<SplitPoint>>,
     /// The tunable search constants (from the option table).
     pub params: Params,
+    /// Told of each completed midgame iteration (the main thread only).
+    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
 }
 
 /// Threads available to the exact solver's split points (YBWC).
@@ -126,6 +129,7 @@ impl<'a> Worker<'a> {
             pool: None,
             splits: Vec::new(),
             params: Params::default(),
+            progress: None,
         }
     }
 
