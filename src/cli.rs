@@ -34,11 +34,11 @@ pub struct Cli {
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<CliCommand>,
 }
 
 #[derive(Subcommand)]
-pub enum Command {
+pub enum CliCommand {
     /// Count the leaves of the game tree to DEPTH plies from the start.
     Perft {
         #[arg(value_parser = clap::value_parser!(u32).range(0..=60))]
@@ -338,20 +338,20 @@ pub struct OpeningsArgs {
     pub out: Option<PathBuf>,
 }
 
-impl Command {
+impl CliCommand {
     /// Commands whose only output is what they print (no engine processes).
     pub fn only_prints(&self) -> bool {
         matches!(
             self,
-            Command::Perft { .. }
-                | Command::Bench { .. }
-                | Command::Solve { .. }
-                | Command::Report { .. }
-                | Command::Openings(_)
-                | Command::Train(_)
-                | Command::Probcut(_)
-                | Command::Evaltest(_)
-                | Command::Selfplay(_)
+            CliCommand::Perft { .. }
+                | CliCommand::Bench { .. }
+                | CliCommand::Solve { .. }
+                | CliCommand::Report { .. }
+                | CliCommand::Openings(_)
+                | CliCommand::Train(_)
+                | CliCommand::Probcut(_)
+                | CliCommand::Evaltest(_)
+                | CliCommand::Selfplay(_)
         )
     }
 }

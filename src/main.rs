@@ -5,7 +5,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, Command};
+use cli::{Cli, CliCommand};
 use mollett::engine::suite::{solve_all, SolveRow};
 use mollett::rules::movelist::moves_text;
 use mollett::tournament::report::{merge_files, optional_sprt};
@@ -21,7 +21,7 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let variant = cli.variant;
-    if cli.command.as_ref().is_some_and(Command::only_prints) {
+    if cli.command.as_ref().is_some_and(CliCommand::only_prints) {
         // A command that only prints ends quietly when its reader goes
         // (`mollett report games.txt | head -1`), as Unix tools do. Those
         // that talk to engine processes keep SIGPIPE ignored: a dead
@@ -43,7 +43,7 @@ fn main() {
                         .map_err(|e| e.to_string())
                 })
         }
-        Some(Command::Perft { depth }) => {
+        Some(CliCommand::Perft { depth }) => {
             let pos = Position::start(variant, Color::Black);
             // Rows from depth 1 (perft 0 is its one row, the position itself).
             for d in depth.min(1)..=depth {
@@ -55,12 +55,12 @@ fn main() {
             }
             Ok(())
         }
-        Some(Command::Bench { eval }) => {
+        Some(CliCommand::Bench { eval }) => {
             let (nodes, nps) = mollett::engine::bench::run_with(&eval);
             println!("{nodes} nodes {nps} nps");
             Ok(())
         }
-        Some(Command::Solve {
+        Some(CliCommand::Solve {
             file,
             threads,
             ids,
@@ -82,10 +82,10 @@ fn main() {
             }
             Ok(())
         }),
-        Some(Command::Match { run, games }) => {
+        Some(CliCommand::Match { run, games }) => {
             run_games(run.config(Format::Match { games }, variant, 2))
         }
-        Some(Command::Tournament {
+        Some(CliCommand::Tournament {
             run,
             rounds,
             gauntlet,
@@ -97,7 +97,7 @@ fn main() {
             };
             run_games(run.config(format, variant, 3))
         }
-        Some(Command::Tune(args)) => args.config(variant).and_then(|cfg| {
+        Some(CliCommand::Tune(args)) => args.config(variant).and_then(|cfg| {
             let outcome = tune::run(&cfg, ctrl_c_flag())?;
             for (p, v) in cfg.params.iter().zip(&outcome.theta) {
                 println!("set_option {} {}", p.name, p.text(*v));
@@ -110,10 +110,10 @@ fn main() {
             }
             Ok(())
         }),
-        Some(Command::Report { files, sprt }) => optional_sprt(&sprt)
+        Some(CliCommand::Report { files, sprt }) => optional_sprt(&sprt)
             .and_then(|sprt| merge_files(&files, sprt))
             .map(|report| print!("{report}")),
-        Some(Command::Openings(args)) => {
+        Some(CliCommand::Openings(args)) => {
             let found = openings::generate(&args.config(variant));
             if found.len() < args.count {
                 eprintln!("only {} openings met the conditions", found.len());
@@ -126,29 +126,31 @@ fn main() {
                 None => Ok(print!("{text}")),
             }
         }
-        Some(Command::Selfplay(args)) => args.config(variant).and_then(|cfg| match &args.corpus {
-            Some(path) => {
-                let stop = ctrl_c_flag();
-                let s = selfplay::grow_corpus(&cfg, &args.eval, path, args.threads, &stop)?;
-                eprintln!(
-                    "selfplay: {} games added, {} were present, {} of this shard still to play",
-                    s.added, s.present, s.missing
-                );
-                if s.missing > 0 && stop.load(Ordering::SeqCst) {
-                    return Err("interrupted; rerun the same command to play the rest".into());
+        Some(CliCommand::Selfplay(args)) => {
+            args.config(variant).and_then(|cfg| match &args.corpus {
+                Some(path) => {
+                    let stop = ctrl_c_flag();
+                    let s = selfplay::grow_corpus(&cfg, &args.eval, path, args.threads, &stop)?;
+                    eprintln!(
+                        "selfplay: {} games added, {} were present, {} of this shard still to play",
+                        s.added, s.present, s.missing
+                    );
+                    if s.missing > 0 && stop.load(Ordering::SeqCst) {
+                        return Err("interrupted; rerun the same command to play the rest".into());
+                    }
+                    Ok(())
                 }
-                Ok(())
-            }
-            None => {
-                let s = selfplay::write_positions(&cfg, &args.eval, args.out.as_deref())?;
-                eprintln!(
-                    "selfplay: done, {} games, {} positions ({} exact)",
-                    s.games, s.positions, s.exact
-                );
-                Ok(())
-            }
-        }),
-        Some(Command::Train(args)) => {
+                None => {
+                    let s = selfplay::write_positions(&cfg, &args.eval, args.out.as_deref())?;
+                    eprintln!(
+                        "selfplay: done, {} games, {} positions ({} exact)",
+                        s.games, s.positions, s.exact
+                    );
+                    Ok(())
+                }
+            })
+        }
+        Some(CliCommand::Train(args)) => {
             let t = Instant::now();
             train_files(&args.files, &args.config()).and_then(|(weights, report)| {
                 print!("{report}");
@@ -162,12 +164,12 @@ fn main() {
                 Ok(())
             })
         }
-        Some(Command::Probcut(args)) => args
+        Some(CliCommand::Probcut(args)) => args
             .eval
             .try_evaluator()
             .and_then(|e| probcut::run(&args.config(), e))
             .map(|(cells, model)| print!("{}", probcut::ProbcutReport { cells, model })),
-        Some(Command::Evaltest(args)) => {
+        Some(CliCommand::Evaltest(args)) => {
             let evals: Vec<_> = args
                 .eval
                 .iter()
