@@ -6,7 +6,7 @@ use mollett::engine::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::rules::Variant;
 use mollett::tournament::openings::{self, GenConfig, Opening};
-use mollett::tournament::report::optional_sprt;
+use mollett::tournament::report::{optional_sprt, sprt_word};
 use mollett::tournament::runner::{unique_names, Config, Format};
 use mollett::tournament::tune::{Param, TuneConfig};
 use mollett::tournament::types::parse_shard;
@@ -92,8 +92,9 @@ pub enum CliCommand {
     Report {
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// SPRT bounds: elo0=A elo1=B [alpha=X beta=Y].
-        #[arg(long, num_args = 1..)]
+        /// SPRT bounds: elo0=A elo1=B [alpha=X beta=Y]; takes every word
+        /// after it, so give the files first.
+        #[arg(long, num_args = 1.., value_parser = sprt_word)]
         sprt: Vec<String>,
     },
     /// Write random balanced openings, one move sequence a line.
@@ -183,7 +184,7 @@ pub struct RunArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// SPRT: elo0=A elo1=B [alpha=X beta=Y]; stops at a bound (matches only).
-    #[arg(long, num_args = 1..)]
+    #[arg(long, num_args = 1.., value_parser = sprt_word)]
     sprt: Vec<String>,
 }
 

@@ -98,6 +98,7 @@ fn main() {
             run_games(run.config(format, variant, 3))
         }
         Some(CliCommand::Tune(args)) => args.config(variant).and_then(|cfg| {
+            warn_all(&cfg.warnings());
             let outcome = tune::run(&cfg, ctrl_c_flag())?;
             for (p, v) in cfg.params.iter().zip(&outcome.theta) {
                 println!("set_option {} {}", p.name, p.text(*v));
@@ -189,12 +190,21 @@ fn main() {
 /// `match` and `tournament`: runs the games (Ctrl-C stops cleanly) and
 /// prints the report.
 fn run_games(config: Result<runner::Config, String>) -> Result<(), String> {
-    let outcome = runner::run(&config?, ctrl_c_flag())?;
+    let config = config?;
+    warn_all(&config.warnings());
+    let outcome = runner::run(&config, ctrl_c_flag())?;
     print!("{}", outcome.report);
     if outcome.interrupted {
         return Err("interrupted: rerun with --resume to play the rest".into());
     }
     Ok(())
+}
+
+/// Warnings about the settings of a run, on stderr before it starts.
+fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("mollett: warning: {w}");
+    }
 }
 
 /// An engine must not outlive the GUI that reads it: when the reader of

@@ -744,3 +744,347 @@ fn fractional_clocks_only_for_engines_that_ask() {
         }
     }
 }
+
+/// Writes hand-made result lines to `dir/name`.
+fn write_lines(dir: &Path, name: &str, lines: &[String]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// `report` on files of separate runs: games that share an index but differ
+/// all count (each run's pairs kept together); the same record read twice
+/// (a file given twice, or a copy a resumed run extended) counts once.
+#[test]
+fn report_merges_separate_runs_and_counts_a_repeated_record_once() {
+    let dir = tmpdir("merge");
+    let run_ab = [
+        line(0, "A", "B", (40, 24), "1-0", "normal"),
+        line(1, "B", "A", (40, 24), "1-0", "normal"),
+        line(2, "A", "B", (32, 32), "1/2-1/2", "normal"),
+        line(3, "B", "A", (20, 44), "0-1", "normal"),
+    ];
+    let ab = write_lines(&dir, "ab.txt", &run_ab);
+    // Another run, other engines, the same indices.
+    let ac = write_lines(
+        &dir,
+        "ac.txt",
+        &[
+            line(0, "A", "C", (50, 14), "1-0", "normal"),
+            line(1, "C", "A", (10, 54), "0-1", "normal"),
+            line(2, "A", "C", (30, 34), "0-1", "normal"),
+            line(3, "C", "A", (31, 33), "0-1", "normal"),
+        ],
+    );
+    let o = mollett(&["report", path_str(&ab), path_str(&ac)]);
+    let (text, err) = (stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{text}{err}");
+    assert!(text.contains("Games: 8"), "{text}");
+    assert!(
+        text.contains(
+            "Games of separate runs: 4 share an index with a different game (each counted)"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("Duplicate"), "{text}");
+    assert!(text.contains("Cross table"), "{text}");
+    // A took 2.5 of 4 from B and 3 of 4 from C.
+    let row_a = text.lines().find(|l| l.starts_with("A ")).unwrap();
+    assert_eq!(
+        row_a.split_whitespace().collect::<Vec<_>>(),
+        ["A", "-", "2.5/4", "3/4"],
+        "{text}"
+    );
+    // The warning names both files.
+    assert!(
+        err.contains(&format!(
+            "{}: 4 games with the index of a different game in {}: results of separate runs",
+            path_str(&ac),
+            path_str(&ab)
+        )),
+        "{err}"
+    );
+    // Given twice, and with a copy extended by a resumed run: each record once.
+    let mut extended = run_ab.to_vec();
+    extended.push(line(4, "A", "B", (64, 0), "1-0", "normal"));
+    extended.push(line(5, "B", "A", (0, 64), "0-1", "normal"));
+    let ab2 = write_lines(&dir, "ab-resumed.txt", &extended);
+    let o = mollett(&["report", path_str(&ab), path_str(&ab2), path_str(&ab)]);
+    let (text, err) = (stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{text}{err}");
+    assert!(text.contains("Games: 6"), "{text}");
+    assert!(text.contains("Duplicate games ignored: 8"), "{text}");
+    assert!(
+        !text.contains("separate runs") && !err.contains("separate runs"),
+        "{text}{err}"
+    );
+    assert!(text.contains("W-D-L: 4-1-1"), "{text}");
+    assert!(text.contains("(3 pairs)"), "{text}");
+    // The same match played twice: both runs count, and each run's pairs
+    // stay together (4 complete pairs, not 2 pairs of 4 games).
+    let again = write_lines(
+        &dir,
+        "ab-again.txt",
+        &[
+            line(0, "A", "B", (24, 40), "0-1", "normal"),
+            line(1, "B", "A", (24, 40), "0-1", "normal"),
+            line(2, "A", "B", (44, 20), "1-0", "normal"),
+            line(3, "B", "A", (44, 20), "1-0", "normal"),
+        ],
+    );
+    let text = mollett_ok(&["report", path_str(&ab), path_str(&again)]);
+    assert!(text.contains("Games: 8"), "{text}");
+    assert!(text.contains("W-D-L: 4-1-3"), "{text}");
+    // Pairs: run 1 gives A 1 and 1.5 points, run 2 gives 1 and 1.
+    assert!(
+        text.contains("Pairs (0, 1/2, 1, 3/2, 2 points): 0 0 3 1 0 (4 pairs)"),
+        "{text}"
+    );
+    let mut recs = results(&ab);
+    recs.extend(results(&again));
+    recs.extend(results(&ab));
+    let r = Report::build(&recs, None);
+    assert_eq!((r.games, r.duplicates, r.separate), (8, 4, 4));
+    assert_eq!(r.matchup.unwrap().pairs, [0, 0, 3, 1, 0]);
+}
+
+/// The same figure prints the same way everywhere: an Elo with its interval
+/// in the progress lines and the report (infinite as `+inf`/`-inf`, never a
+/// large number; never `-0.0`); the ratings say they are another estimate;
+/// one pair is `1 pair`.
+#[test]
+fn figures_agree_between_progress_report_and_ratings() {
+    let dir = tmpdir("figures");
+    // 100%: A wins both games of one pair.
+    let all = write_lines(
+        &dir,
+        "all.txt",
+        &[
+            line(0, "A", "B", (40, 24), "1-0", "normal"),
+            line(1, "B", "A", (24, 40), "0-1", "normal"),
+        ],
+    );
+    let text = mollett_ok(&["report", path_str(&all)]);
+    for want in [
+        "W-D-L: 2-0-0 (2 wins, 0 draws, 0 losses for A)",
+        "Score: 100.0%",
+        "Elo: +inf [+inf, +inf] (95%)",
+        "Disc difference: +16.00 per game (2 games played out)",
+        "Pairs (0, 1/2, 1, 3/2, 2 points): 0 0 0 0 1 (1 pair)\n",
+        "Ratings (maximum likelihood over all games, mean 0, finite even at 100%; not the Elo above):",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+    assert!(!text.contains("3600"), "{text}");
+    // 50%: one win each.
+    let even = write_lines(
+        &dir,
+        "even.txt",
+        &[
+            line(0, "A", "B", (40, 24), "1-0", "normal"),
+            line(1, "B", "A", (40, 24), "1-0", "normal"),
+        ],
+    );
+    let text = mollett_ok(&["report", path_str(&even)]);
+    for want in [
+        "W-D-L: 1-0-1 (1 win, 0 draws, 1 loss for A)",
+        "Elo: 0.0 [-inf, +inf] (95%)",
+        "(1 pair)",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+    assert!(!text.contains("-0.0"), "{text}");
+    let ratings: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" s/game"))
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(ratings, ["0.0", "0.0"], "{text}");
+    // A run's progress lines print the report's figure.
+    let out = dir.join("lost.txt");
+    let bad = format!("name=bad cmd={}", fake("--illegal 1"));
+    let good = format!("name=good cmd={}", fake(""));
+    let args = [
+        "match",
+        "--engine",
+        &bad,
+        "--engine",
+        &good,
+        "--games",
+        "2",
+        "--out",
+        path_str(&out),
+    ];
+    let o = mollett(&args);
+    let (report, err) = (stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{report}{err}");
+    let last = err.lines().rfind(|l| l.starts_with("[2/2]")).unwrap();
+    assert!(
+        last.contains("bad vs good: 0-0-2 score 0.0% Elo -inf [-inf, -inf] ETA"),
+        "{err}"
+    );
+    assert!(report.contains("Elo: -inf [-inf, -inf] (95%)"), "{report}");
+    assert!(report.contains("(1 pair)"), "{report}");
+    assert!(!err.contains("3600") && !report.contains("3600"));
+    // Two alike engines: 50%, without a negative zero anywhere.
+    let out = dir.join("alike.txt");
+    let (a, b) = (
+        format!("name=a cmd={}", fake("")),
+        format!("name=b cmd={}", fake("")),
+    );
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--out",
+        path_str(&out),
+    ]);
+    let (report, err) = (stdout(&o), stderr(&o));
+    assert!(o.status.success(), "{report}{err}");
+    let last = err.lines().rfind(|l| l.starts_with("[2/2]")).unwrap();
+    assert!(last.contains("score 50.0% Elo 0.0 ["), "{err}");
+    assert!(report.contains("Elo: 0.0 ["), "{report}");
+    assert!(
+        !err.contains("-0.0") && !report.contains("-0.0"),
+        "{report}{err}"
+    );
+}
+
+/// Settings that quietly defeat themselves get a warning when the run starts.
+#[test]
+fn silent_misconfigurations_are_warned() {
+    let dir = tmpdir("warn");
+    let out = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    // A clock under one second, sent in whole seconds: a warning for the
+    // engine without time=frac only.
+    let a = format!("name=a cmd={}", fake(""));
+    let b = format!("name=b cmd={} time=frac", fake(""));
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--st",
+        "0.5",
+        "--out",
+        &out("st.txt"),
+        "--quiet",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("mollett: warning: engine 'a' has a clock under one second (0.5 s per move), but GTP times go to it in whole seconds, rounded down: it is told 0 s, and an engine that believes it (Mollett) moves at once; add time=frac to its --engine"),
+        "{err}"
+    );
+    assert!(!err.contains("engine 'b'"), "{err}");
+    // The same from an engine's own clock; a clock of a second is fine.
+    let a_tc = format!("name=a cmd={} tc=0.8+0.1", fake(""));
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &a_tc,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--tc",
+        "1+0",
+        "--out",
+        &out("tc.txt"),
+        "--quiet",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("engine 'a' has a clock under one second (0.8 s per game + 0.1 s per move)"),
+        "{err}"
+    );
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    // GRhino ignores GTP clocks: a clock without tc=none is warned about.
+    let rhino = dir.join("gtp-rhino");
+    std::os::unix::fs::symlink(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fake_gtp.py"),
+        &rhino,
+    )
+    .unwrap();
+    let r = format!("name=rhino cmd={} -l 2", path_str(&rhino));
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &r,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--tc",
+        "0.5",
+        "--out",
+        &out("rhino.txt"),
+        "--quiet",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("mollett: warning: engine 'rhino' looks like GRhino ({}), which ignores GTP clocks: it plays at the pace of its level whatever the clock (0.5 s per game), and is still held to it, so a slow level loses on time; give it tc=none in its --engine", path_str(&rhino))),
+        "{err}"
+    );
+    // Not told about whole seconds too: GRhino takes nothing else.
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    let r_none = format!("{r} tc=none");
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &r_none,
+        "--engine",
+        &b,
+        "--games",
+        "2",
+        "--tc",
+        "0.5",
+        "--out",
+        &out("rhino-none.txt"),
+        "--quiet",
+    ]);
+    assert!(
+        o.status.success() && !stderr(&o).contains("warning"),
+        "{}",
+        stderr(&o)
+    );
+    // --sprt takes every word after it: a file name there is named as such.
+    let file = write_lines(
+        &dir,
+        "games.txt",
+        &[line(0, "A", "B", (40, 24), "1-0", "normal")],
+    );
+    let o = mollett(&["report", "--sprt", "elo0=0", "elo1=5", path_str(&file)]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "'{0}' is not key=value: --sprt takes every word after it up to the next option, so '{0}' was taken as an SPRT word; give file names before --sprt",
+            path_str(&file)
+        )),
+        "{err}"
+    );
+    // In the right order it reads the file.
+    let text = mollett_ok(&["report", path_str(&file), "--sprt", "elo0=0", "elo1=5"]);
+    assert!(
+        text.contains("Games: 1") && text.contains("SPRT elo0=0 elo1=5"),
+        "{text}"
+    );
+    let o = mollett(&[
+        "match", "--engine", &a, "--engine", &b, "--sprt", "elo0=0", "elo1=5", "extra",
+    ]);
+    assert!(
+        o.status.code() == Some(2) && stderr(&o).contains("'extra' was taken as an SPRT word"),
+        "{}",
+        stderr(&o)
+    );
+}

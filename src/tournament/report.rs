@@ -4,7 +4,7 @@
 use super::record::GameRecord;
 use super::types::Reason;
 use crate::tournament::stats::{ml_ratings, Pentanomial, Sprt, Verdict, Wdl};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// Numbers of a two-engine match, from the first engine's view.
@@ -21,12 +21,22 @@ pub struct Matchup {
 }
 
 impl Matchup {
+    /// The games of `first` against `second` among `records`.
+    ///
+    /// Games of separate runs merged by `report` can share an index (see
+    /// [`dedup`]); they are told apart by their order: the k-th game with an
+    /// index belongs to the k-th run, and a pair is the two games of one
+    /// pair number in one run.
     pub fn from_records(first: &str, second: &str, records: &[GameRecord]) -> Matchup {
         let mut wdl = Wdl::default();
         let mut margin_sum = 0i64;
         let mut played_out = 0;
-        let mut by_pair: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+        let mut by_pair: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+        let mut seen: HashMap<usize, usize> = HashMap::new();
         for r in records {
+            let run = seen.entry(r.index).or_insert(0);
+            let key = (*run, r.pair);
+            *run += 1;
             let ours =
                 (r.black == first && r.white == second) || (r.black == second && r.white == first);
             if !ours {
@@ -42,7 +52,7 @@ impl Matchup {
                 margin_sum += r.margin_of(first) as i64;
                 played_out += 1;
             }
-            by_pair.entry(r.pair).or_default().push(p);
+            by_pair.entry(key).or_default().push(p);
         }
         let mut pairs = [0u32; 5];
         for pts in by_pair.values().filter(|v| v.len() == 2) {
@@ -101,8 +111,11 @@ pub struct Report {
     /// Engines in order of first appearance (by game index).
     pub engines: Vec<String>,
     pub games: usize,
-    /// Game indices that appeared more than once (kept once).
+    /// Records read more than once (the same line twice: kept once).
     pub duplicates: usize,
+    /// Games that share their index with a different game: games of
+    /// separate runs, each counted.
+    pub separate: usize,
     /// `points[i][j]`: points engine i took from j; `played[i][j]` games.
     pub points: Vec<Vec<f64>>,
     pub played: Vec<Vec<f64>>,
@@ -119,18 +132,43 @@ pub struct Report {
     pub stopped: Option<String>,
 }
 
-/// Sorts by game index and drops repeated indices; returns the number dropped.
+/// Sorts by game index, keeping the given order within an index, and drops
+/// each record equal to an earlier one: the same line read twice (a file
+/// given twice, or with a copy of itself that a resumed run extended).
+/// Every field counts, the times to the millisecond included. Records that
+/// share an index but differ are games of separate runs (two matches, or one
+/// match played twice), and all are kept. Returns the number dropped.
 pub fn dedup(records: &mut Vec<GameRecord>) -> usize {
     records.sort_by_key(|r| r.index);
     let before = records.len();
-    records.dedup_by_key(|r| r.index);
+    let mut kept: Vec<GameRecord> = Vec::with_capacity(before);
+    let mut group = 0;
+    for r in records.drain(..) {
+        if kept.last().is_none_or(|last| last.index != r.index) {
+            group = kept.len();
+        }
+        if !kept[group..].contains(&r) {
+            kept.push(r);
+        }
+    }
+    *records = kept;
     before - records.len()
+}
+
+/// In records sorted by index, the games whose index an earlier, different
+/// game has: games of a second (third, ...) run.
+fn separate_runs(records: &[GameRecord]) -> usize {
+    records
+        .windows(2)
+        .filter(|w| w[0].index == w[1].index)
+        .count()
 }
 
 impl Report {
     pub fn build(records: &[GameRecord], sprt: Option<Sprt>) -> Report {
         let mut records = records.to_vec();
         let duplicates = dedup(&mut records);
+        let separate = separate_runs(&records);
         let mut engines: Vec<String> = Vec::new();
         for r in &records {
             for e in [&r.black, &r.white] {
@@ -188,6 +226,7 @@ impl Report {
             engines,
             games: records.len(),
             duplicates,
+            separate,
             points,
             played,
             wdl,
@@ -201,17 +240,33 @@ impl Report {
     }
 }
 
-fn signed(x: f64) -> String {
-    // elo_from_score clamps a 0% or 100% score to about ±3600.
-    if x.is_infinite() || x.abs() >= 3000.0 {
-        if x > 0.0 {
-            "+inf".into()
-        } else {
-            "-inf".into()
-        }
+/// An Elo figure as every report and progress line prints it: signed, one
+/// decimal; infinite (a 0% or 100% score) as `+inf` or `-inf`; a value that
+/// rounds to zero as `0.0`, never `-0.0`.
+pub fn elo_text(x: f64) -> String {
+    if x.is_nan() {
+        "?".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.into()
     } else {
-        format!("{x:+.1}")
+        match format!("{x:+.1}") {
+            z if z == "+0.0" || z == "-0.0" => "0.0".into(),
+            s => s,
+        }
     }
+}
+
+/// An Elo difference with its 95% interval, `(elo, low, high)` as
+/// [`Wdl::elo`] gives it: `+58.5 [-123.5, +284.5]`. The one format of this
+/// figure, in the report and in the runner's progress lines.
+pub fn elo_with_interval((e, lo, hi): (f64, f64, f64)) -> String {
+    format!("{} [{}, {}]", elo_text(e), elo_text(lo), elo_text(hi))
+}
+
+/// `1 pair`, `2 pairs`.
+fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl fmt::Display for Report {
@@ -219,6 +274,13 @@ impl fmt::Display for Report {
         writeln!(f, "Games: {}", self.games)?;
         if self.duplicates > 0 {
             writeln!(f, "Duplicate games ignored: {}", self.duplicates)?;
+        }
+        if self.separate > 0 {
+            writeln!(
+                f,
+                "Games of separate runs: {} share an index with a different game (each counted)",
+                self.separate
+            )?;
         }
         if let Some(why) = &self.stopped {
             writeln!(f, "Stopped early: {why}")?;
@@ -228,37 +290,36 @@ impl fmt::Display for Report {
             writeln!(f, "{} vs {}", m.first, m.second)?;
             writeln!(
                 f,
-                "W-D-L: {}-{}-{} ({} wins, {} draws, {} losses for {})",
-                w.wins, w.draws, w.losses, w.wins, w.draws, w.losses, m.first
+                "W-D-L: {}-{}-{} ({}, {}, {} for {})",
+                w.wins,
+                w.draws,
+                w.losses,
+                count(w.wins, "win", "wins"),
+                count(w.draws, "draw", "draws"),
+                count(w.losses, "loss", "losses"),
+                m.first
             )?;
             writeln!(f, "Score: {:.1}%", 100.0 * w.score())?;
-            let (e, lo, hi) = w.elo();
-            writeln!(
-                f,
-                "Elo: {} [{}, {}] (95%)",
-                signed(e),
-                signed(lo),
-                signed(hi)
-            )?;
+            writeln!(f, "Elo: {} (95%)", elo_with_interval(w.elo()))?;
             writeln!(f, "LOS: {:.1}%", 100.0 * w.los())?;
             match m.avg_margin {
                 Some(a) => writeln!(
                     f,
-                    "Disc difference: {a:+.2} per game ({} games played out)",
-                    m.played_out
+                    "Disc difference: {a:+.2} per game ({} played out)",
+                    count(m.played_out as u64, "game", "games")
                 )?,
                 None => writeln!(f, "Disc difference: - (no game played out)")?,
             }
             let p = m.pairs;
             writeln!(
                 f,
-                "Pairs (0, 1/2, 1, 3/2, 2 points): {} {} {} {} {} ({} pairs)",
+                "Pairs (0, 1/2, 1, 3/2, 2 points): {} {} {} {} {} ({})",
                 p[0],
                 p[1],
                 p[2],
                 p[3],
                 p[4],
-                p.iter().sum::<u32>()
+                count(p.iter().sum::<u32>(), "pair", "pairs")
             )?;
         } else if self.engines.len() > 2 {
             writeln!(f, "Cross table (points / games, row against column):")?;
@@ -290,18 +351,32 @@ impl fmt::Display for Report {
             }
         }
         if self.engines.len() >= 2 {
-            writeln!(f, "Ratings (maximum likelihood, mean 0):")?;
+            // Not the Elo above: another estimate (Bradley-Terry over all
+            // games, with a prior that keeps a 0% or 100% score finite), and
+            // for two engines each is half the gap.
+            if self.matchup.is_some() {
+                writeln!(
+                    f,
+                    "Ratings (maximum likelihood over all games, mean 0, finite even at 100%; not the Elo above):"
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "Ratings (maximum likelihood over all games, mean 0, finite even at 100%):"
+                )?;
+            }
             let mut order: Vec<usize> = (0..self.engines.len()).collect();
             order.sort_by(|&a, &b| self.ratings[b].total_cmp(&self.ratings[a]));
             for (rank, &i) in order.iter().enumerate() {
                 let w = &self.wdl[i];
                 writeln!(
                     f,
-                    "{:3}. {:<20} {:>7} {:>5} games {}-{}-{} {:5.1}%  {:.2} s/game",
+                    "{:3}. {:<20} {:>7} {:>5} {:<5} {}-{}-{} {:5.1}%  {:.2} s/game",
                     rank + 1,
                     self.engines[i],
-                    signed(self.ratings[i]),
+                    elo_text(self.ratings[i]),
                     w.games(),
+                    if w.games() == 1 { "game" } else { "games" },
                     w.wins,
                     w.draws,
                     w.losses,
@@ -337,11 +412,43 @@ impl fmt::Display for Report {
     }
 }
 
-/// The report of result files merged as one long run.
+/// The report of result files merged as one long run: shards of one run,
+/// or separate runs. A record read twice counts once; games of separate runs
+/// that share an index all count (see [`dedup`]), and a warning names the
+/// files where that happened, so that a file of another run given by
+/// mistake does not go unseen.
 pub fn merge_files(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> Result<Report, String> {
-    let mut records = Vec::new();
-    for f in files {
-        records.extend(super::record::read_results(f)?);
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut file_of: Vec<usize> = Vec::new();
+    // For each index, the distinct records read so far (positions in `records`).
+    let mut by_index: HashMap<usize, Vec<usize>> = HashMap::new();
+    // (file of the first game with the index, file of a different one) -> games.
+    let mut clashes: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for (i, f) in files.iter().enumerate() {
+        for r in super::record::read_results(f)? {
+            let same = by_index.entry(r.index).or_default();
+            if !same.iter().any(|&k| records[k] == r) {
+                if let Some(&k) = same.first() {
+                    *clashes.entry((file_of[k], i)).or_default() += 1;
+                }
+                same.push(records.len());
+            }
+            // Repeats too: the report counts them as dropped.
+            records.push(r);
+            file_of.push(i);
+        }
+    }
+    for ((a, b), n) in clashes {
+        log::warn!(
+            "{}: {} with the index of a different game in {}: results of separate runs, each game counted",
+            files[b].display(),
+            count(n as u64, "game", "games"),
+            if a == b {
+                "the same file".to_string()
+            } else {
+                files[a].display().to_string()
+            }
+        );
     }
     Ok(Report::build(&records, sprt))
 }
@@ -355,24 +462,46 @@ pub fn optional_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
     }
 }
 
+/// One word after `--sprt`: `key=value` with a known key and a number (a
+/// quoted word may hold several, space-separated). `--sprt` takes every word
+/// up to the next option, so a file name after it lands here: the error says
+/// so. The command line checks each word with this as it reads it.
+pub fn sprt_word(word: &str) -> Result<String, String> {
+    for w in word.split_whitespace() {
+        sprt_pair(w)?;
+    }
+    Ok(word.to_string())
+}
+
+fn sprt_pair(w: &str) -> Result<(&str, f64), String> {
+    let (k, v) = w.split_once('=').ok_or_else(|| {
+        format!(
+            "'{w}' is not key=value: --sprt takes every word after it up to the next option, so '{w}' was taken as an SPRT word; give file names before --sprt (mollett report FILE... --sprt elo0=A elo1=B)"
+        )
+    })?;
+    if !["elo0", "elo1", "alpha", "beta"].contains(&k) {
+        return Err(format!(
+            "unknown key '{k}' in '{w}' (elo0, elo1, alpha, beta)"
+        ));
+    }
+    let x: f64 = v
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| format!("bad number '{v}' in '{w}'"))?;
+    Ok((k, x))
+}
+
 /// Parses `elo0=A elo1=B [alpha=X] [beta=Y]` (the words after `--sprt`).
 pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let mut t = Sprt::new(f64::NAN, f64::NAN);
     for w in words.iter().flat_map(|w| w.split_whitespace()) {
-        let (k, v) = w
-            .split_once('=')
-            .ok_or_else(|| format!("--sprt: expected key=value, got '{w}'"))?;
-        let x: f64 = v.parse().map_err(|_| format!("--sprt: bad number '{v}'"))?;
+        let (k, x) = sprt_pair(w).map_err(|e| format!("--sprt: {e}"))?;
         match k {
             "elo0" => t.elo0 = x,
             "elo1" => t.elo1 = x,
             "alpha" => t.alpha = x,
-            "beta" => t.beta = x,
-            _ => {
-                return Err(format!(
-                    "--sprt: unknown key '{k}' (elo0, elo1, alpha, beta)"
-                ))
-            }
+            _ => t.beta = x,
         }
     }
     if t.elo0.is_nan() || t.elo1.is_nan() || t.elo1 <= t.elo0 {
@@ -382,4 +511,26 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
         return Err("--sprt: alpha and beta must be between 0 and 0.5".into());
     }
     Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_figures_print_one_way() {
+        assert_eq!(elo_text(f64::INFINITY), "+inf");
+        assert_eq!(elo_text(f64::NEG_INFINITY), "-inf");
+        assert_eq!(elo_text(-0.0), "0.0");
+        assert_eq!(elo_text(-0.04), "0.0");
+        assert_eq!(elo_text(0.04), "0.0");
+        assert_eq!(elo_text(58.45), "+58.5");
+        assert_eq!(elo_text(-123.48), "-123.5");
+        assert_eq!(
+            elo_with_interval((0.0, f64::NEG_INFINITY, 250.0)),
+            "0.0 [-inf, +250.0]"
+        );
+        assert_eq!(count(1u32, "pair", "pairs"), "1 pair");
+        assert_eq!(count(0u32, "pair", "pairs"), "0 pairs");
+    }
 }

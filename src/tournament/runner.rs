@@ -2,11 +2,11 @@
 //! worker threads with their own engine processes, the result files,
 //! progress on stderr and the SPRT stop.
 
-use super::engine::{EngineProcess, EngineSpec};
+use super::engine::{EngineProcess, EngineSpec, TimeFormat};
 use super::openings::{classic_placements, Opening, Rng};
 use super::record::{append_line, read_results, GameRecord};
 use super::referee::{play_game, Played, RefereeLimits};
-use super::report::{Matchup, Report};
+use super::report::{elo_with_interval, Matchup, Report};
 use super::types::{Reason, TimeControl};
 use crate::protocol::Protocol;
 use crate::rules::color::{Color, Variant};
@@ -107,6 +107,58 @@ pub fn schedule(format: Format, engines: usize, openings: usize) -> Vec<Schedule
         }
     }
     jobs
+}
+
+/// Settings that are accepted but quietly defeat themselves, for one engine
+/// playing with clock `tc`: warnings to print at the start of a run.
+///
+/// - A clock under one second (per game, or per move) for a GTP engine that
+///   gets whole seconds (no `time=frac`): times are rounded down, so the
+///   engine is told it has 0 s, and Mollett then moves at once.
+/// - A clock for GRhino (`gtp-rhino`): it ignores GTP clocks and plays at the
+///   pace of its level, yet the runner holds it to the clock.
+pub fn clock_warnings(spec: &EngineSpec, tc: TimeControl) -> Vec<String> {
+    let clock = match tc {
+        TimeControl::None => return Vec::new(),
+        TimeControl::Fischer { base, inc } if inc > 0.0 => {
+            format!("{base} s per game + {inc} s per move")
+        }
+        TimeControl::Fischer { base, .. } => format!("{base} s per game"),
+        TimeControl::PerMove(st) => format!("{st} s per move"),
+    };
+    let rhino = spec.cmd.split_whitespace().find(|w| {
+        std::path::Path::new(w)
+            .file_name()
+            .is_some_and(|f| f.to_string_lossy().to_lowercase().contains("gtp-rhino"))
+    });
+    if let Some(program) = rhino {
+        return vec![format!(
+            "engine '{}' looks like GRhino ({program}), which ignores GTP clocks: it plays at the pace of its level whatever the clock ({clock}), and is still held to it, so a slow level loses on time; give it tc=none in its --engine (its level, -l N, sets its strength)",
+            spec.name
+        )];
+    }
+    let short = match tc {
+        TimeControl::Fischer { base, .. } => base < 1.0,
+        TimeControl::PerMove(st) => st < 1.0,
+        TimeControl::None => false,
+    };
+    if short && spec.proto == Protocol::Gtp && spec.time == TimeFormat::Int {
+        return vec![format!(
+            "engine '{}' has a clock under one second ({clock}), but GTP times go to it in whole seconds, rounded down: it is told 0 s, and an engine that believes it (Mollett) moves at once; add time=frac to its --engine if it reads fractions of a second, as Mollett does",
+            spec.name
+        )];
+    }
+    Vec::new()
+}
+
+impl Config {
+    /// [`clock_warnings`] for every engine of the run.
+    pub fn warnings(&self) -> Vec<String> {
+        self.engines
+            .iter()
+            .flat_map(|e| clock_warnings(e, e.tc.unwrap_or(self.tc)))
+            .collect()
+    }
 }
 
 /// Makes engine names unique (`mollett`, `mollett-2`): they identify engines in result lines.
@@ -486,15 +538,14 @@ fn progress(
     if let (Some(a), Some(b)) = (first, second) {
         let m = Matchup::from_records(a, b, records);
         let w = m.wdl;
-        let (e, lo, hi) = w.elo();
+        // The report's figure, printed the report's way.
         line.push_str(&format!(
-            " {a} vs {b}: {}-{}-{} score {:.1}% Elo {:+.0} ±{:.0}",
+            " {a} vs {b}: {}-{}-{} score {:.1}% Elo {}",
             w.wins,
             w.draws,
             w.losses,
             100.0 * w.score(),
-            e.clamp(-3600.0, 3600.0),
-            ((hi - lo) / 2.0).min(3600.0)
+            elo_with_interval(w.elo())
         ));
     }
     line.push_str(&format!(

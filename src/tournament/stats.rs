@@ -14,9 +14,11 @@ pub fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// Elo difference that yields an expected `score` (inverse of [`expected_score`]).
+/// Elo difference that yields an expected `score` (inverse of [`expected_score`]):
+/// infinite at a score of 0 or 1 (beyond them, clamped to them), never a
+/// large finite stand-in that a report would print as a measurement.
 pub fn elo_from_score(score: f64) -> f64 {
-    let s = score.clamp(1e-9, 1.0 - 1e-9);
+    let s = score.clamp(0.0, 1.0);
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
@@ -203,6 +205,31 @@ mod tests {
         let e = elo_from_score(0.75);
         assert!((e - 190.85).abs() < 0.01, "{e}");
         assert!((expected_score(e) - 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn elo_of_a_whole_score_is_infinite() {
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(1.2), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+        assert_eq!(elo_from_score(-0.3), f64::NEG_INFINITY);
+        let all_wins = Wdl {
+            wins: 3,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(
+            all_wins.elo(),
+            (f64::INFINITY, f64::INFINITY, f64::INFINITY)
+        );
+        // An even score is zero; its interval reaches past 0 and 1 here.
+        let even = Wdl {
+            wins: 1,
+            draws: 0,
+            losses: 1,
+        };
+        let (e, lo, hi) = even.elo();
+        assert_eq!((e.abs(), lo, hi), (0.0, f64::NEG_INFINITY, f64::INFINITY));
     }
 
     #[test]

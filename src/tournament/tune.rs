@@ -315,6 +315,11 @@ impl TuneConfig {
     }
 
     /// The engine with values `v`, sent by `set_option` after its own `init` lines.
+    /// [`runner::clock_warnings`] for the tuned engine.
+    pub fn warnings(&self) -> Vec<String> {
+        runner::clock_warnings(&self.engine, self.engine.tc.unwrap_or(self.tc))
+    }
+
     fn engine_at(&self, tag: &str, v: &[f64]) -> EngineSpec {
         let mut spec = self.engine.clone();
         spec.name = format!("{}-{tag}", spec.name);
