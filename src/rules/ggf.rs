@@ -290,7 +290,8 @@ pub fn parse_clock(t: &str) -> Option<f64> {
         }
         secs = secs * 60.0 + v;
     }
-    Some(secs)
+    // Finite parts can still add up past the largest number.
+    secs.is_finite().then_some(secs)
 }
 
 /// `mm:ss` for `TI`.
@@ -424,6 +425,7 @@ mod tests {
         assert_eq!(parse_clock("11.5"), Some(11.5));
         assert_eq!(parse_clock("-2.25"), Some(-2.25));
         assert_eq!(parse_clock("x"), None);
+        assert_eq!(parse_clock("1e308:1e308"), None);
         assert_eq!(clock_text(61.0), "01:01");
     }
 

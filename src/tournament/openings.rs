@@ -48,7 +48,10 @@ pub fn parse_line(line: &str, variant: Variant) -> Result<Option<Opening>, Strin
     if first.len() == 64 || first.len() == 65 {
         // A board: 64 squares, then the side (maybe glued on), then OBF extras.
         let (board, side) = if first.len() == 65 {
-            (&first[..64], &first[64..])
+            // Bytes: a wide character may straddle the cut (not a board then).
+            first
+                .split_at_checked(64)
+                .ok_or_else(|| format!("bad board '{first}'"))?
         } else {
             let side = line.split_whitespace().nth(1).unwrap_or("");
             (first, side.trim_end_matches(';'))

@@ -185,10 +185,14 @@ impl GameRecord {
         let variant = Variant::parse(field("variant")?).ok_or("bad variant=")?;
         let start = match field("start")? {
             "startpos" => None,
-            b if b.len() == 65 => Some(
-                Position::from_obf(&b[..64], &b[64..], variant, None)
-                    .map_err(|e| format!("bad start=: {e}"))?,
-            ),
+            b if b.len() == 65 => {
+                // Bytes: a wide character may straddle the cut (not a board then).
+                let (board, side) = b.split_at_checked(64).ok_or("bad start=")?;
+                Some(
+                    Position::from_obf(board, side, variant, None)
+                        .map_err(|e| format!("bad start=: {e}"))?,
+                )
+            }
             _ => return Err("bad start=".into()),
         };
         let moves = match field("moves")? {
@@ -205,6 +209,9 @@ impl GameRecord {
             t.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x >= 0.0)
+                // At the millisecond precision `to_line` writes, so a record
+                // read from a line is written back as the same record.
+                .and_then(|x| format!("{x:.3}").parse().ok())
                 .ok_or_else(|| "bad time=".to_string())
         };
         let record = GameRecord {

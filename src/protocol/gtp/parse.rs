@@ -34,12 +34,24 @@ pub fn preprocess(raw: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Turns one raw line into a request. `overlong` says the reader cut the line
-/// at `MAX_LINE` bytes. `None` when the line is blank or a comment.
+/// at `MAX_LINE` bytes. `None` when the line is blank or a comment (and was
+/// not cut).
 pub fn request(raw: &[u8], overlong: bool) -> Option<Request> {
     // Whatever follows a `#` is a comment, so a long line whose `#` comes
     // before the cut is complete.
     let overlong = overlong && !raw.contains(&b'#');
-    let line = preprocess(raw)?;
+    let too_long = |id| Request {
+        id,
+        command: Err(format!("line too long (more than {MAX_LINE} bytes)")),
+    };
+    let Some(line) = preprocess(raw) else {
+        // Blank in its first MAX_LINE bytes, but what was cut off is unread.
+        return overlong.then(|| too_long(None));
+    };
+    if overlong {
+        // The cut may split a character: this is not a UTF-8 error.
+        return Some(too_long(leading_id(&String::from_utf8_lossy(&line))));
+    }
     let text = match std::str::from_utf8(&line) {
         Ok(text) => text,
         Err(_) => {
@@ -50,12 +62,6 @@ pub fn request(raw: &[u8], overlong: bool) -> Option<Request> {
             });
         }
     };
-    if overlong {
-        return Some(Request {
-            id: leading_id(text),
-            command: Err(format!("line too long (more than {MAX_LINE} bytes)")),
-        });
-    }
     Some(parse_line(text))
 }
 
@@ -211,6 +217,23 @@ mod tests {
         assert_eq!(
             request(b"name # long comment", true).unwrap().command,
             Ok(Command::Name)
+        );
+        // Blank up to the cut: the rest was not read, so still too long.
+        let blank = vec![b' '; MAX_LINE];
+        assert_eq!(
+            request(&blank, true).unwrap().command,
+            Err("line too long (more than 4096 bytes)".into())
+        );
+        assert_eq!(request(&blank, false), None);
+        // Cut inside a character: too long, not invalid UTF-8.
+        let mut split = b"7 ".to_vec();
+        split.extend("é".repeat(MAX_LINE).bytes().take(MAX_LINE - 2 - 1));
+        assert_eq!(
+            request(&split, true).unwrap(),
+            Request {
+                id: Some("7".into()),
+                command: Err("line too long (more than 4096 bytes)".into())
+            }
         );
         assert_eq!(
             request(b"3 n\xffame", false).unwrap(),
