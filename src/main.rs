@@ -6,8 +6,10 @@ mod cli;
 
 use clap::Parser;
 use cli::{Cli, CliCommand};
+use mollett::engine::search::Progress;
 use mollett::engine::suite::{solve_all, SolveRow};
 use mollett::rules::movelist::moves_text;
+use mollett::rules::obf::Problem;
 use mollett::tournament::report::{merge_files, optional_sprt};
 use mollett::tournament::runner::{self, Format};
 use mollett::tournament::{openings, tune};
@@ -73,9 +75,17 @@ fn main() {
             }
             println!("{}", SolveRow::HEADER);
             let (threads, hash) = (threads as usize, hash as usize);
-            let totals = solve_all(&problems, ids, threads, hash, &eval, &mut |row| {
-                println!("{row}")
-            })?;
+            // Progress on stderr, so a long solve shows it is alive.
+            let live = |p: &Problem, s: &Progress| eprintln!("#{} {}", p.id, s);
+            let totals = solve_all(
+                &problems,
+                ids,
+                threads,
+                hash,
+                &eval,
+                &mut |row| println!("{row}"),
+                Some(&live),
+            )?;
             println!("{totals}");
             if totals.wrong > 0 {
                 std::process::exit(1);

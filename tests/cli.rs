@@ -167,3 +167,27 @@ fn options_on_the_command_line() {
     assert_refused(&["--option", "nonsense=1"], "unknown option");
     assert_refused(&["--option", "threads"], "NAME=VALUE");
 }
+
+/// A long solve shows it is alive: each step (midgame iterations, the
+/// win/loss/draw solve, the exact solve) goes to stderr as it completes,
+/// while stdout keeps the table.
+#[test]
+fn solve_prints_its_progress_on_stderr() {
+    let file = temp("progress", "one.obf", FFO_1.as_bytes());
+    let out = mollett(&["solve", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let steps: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("#1 "))
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert!(steps.first() == Some(&"depth"), "{err}");
+    assert_eq!(steps.last(), Some(&"exact"), "{err}");
+    assert!(err.contains("#1 exact +18 nodes"), "{err}");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !table.contains("exact +18"),
+        "progress stays off stdout: {table}"
+    );
+}

@@ -2,7 +2,7 @@
 //! for `mollett solve` and the tests.
 
 use crate::engine::eval::EvalKind;
-use crate::engine::search::{Engine, Limits, Scoring, Settings};
+use crate::engine::search::{Engine, Limits, Progress, Scoring, Settings};
 use crate::rules::obf::Problem;
 use crate::rules::square::Move;
 use std::fmt;
@@ -24,13 +24,23 @@ pub struct Solved {
 
 /// Solves `problem` exactly with the empties-to-the-winner rule, on a cleared table.
 pub fn solve(engine: &mut Engine, problem: &Problem) -> Solved {
+    solve_with_progress(engine, problem, None)
+}
+
+/// [`solve`], telling `progress` of each step as it completes.
+pub fn solve_with_progress(
+    engine: &mut Engine,
+    problem: &Problem,
+    progress: Option<&(dyn Fn(&Progress) + Sync)>,
+) -> Solved {
     engine.clear();
     let limits = Limits {
         exact: true,
         multi_pv: 1,
         ..Limits::default()
     };
-    let r = engine.search(&problem.pos, &limits, &AtomicBool::new(false));
+    let stop = AtomicBool::new(false);
+    let r = engine.search_with_progress(&problem.pos, &limits, &stop, progress);
     let score = r.score.round() as i32;
     let correct = r.exact
         && match problem.best_score() {
@@ -122,7 +132,7 @@ impl fmt::Display for SolveTotals {
 
 /// Solves the problems of `problems` whose ids lie in `ids`, on a table of
 /// `hash_mb` (refused when it cannot be allocated), ordering with `eval`;
-/// `row` sees each result as it comes.
+/// `row` sees each result as it comes, `progress` each step of a solve.
 pub fn solve_all(
     problems: &[Problem],
     ids: RangeInclusive<usize>,
@@ -130,6 +140,7 @@ pub fn solve_all(
     hash_mb: usize,
     eval: &EvalKind,
     row: &mut dyn FnMut(&SolveRow),
+    progress: Option<&(dyn Fn(&Problem, &Progress) + Sync)>,
 ) -> Result<SolveTotals, String> {
     let mut engine = Engine::try_new(settings(threads.max(1), hash_mb))?;
     engine.set_evaluator(eval.evaluator());
@@ -138,7 +149,12 @@ pub fn solve_all(
         ..SolveTotals::default()
     };
     for problem in problems.iter().filter(|p| ids.contains(&p.id)) {
-        let solved = solve(&mut engine, problem);
+        let live = progress.map(|f| move |p: &Progress| f(problem, p));
+        let solved = solve_with_progress(
+            &mut engine,
+            problem,
+            live.as_ref().map(|f| f as &(dyn Fn(&Progress) + Sync)),
+        );
         totals.nodes += solved.nodes;
         totals.secs += solved.time.as_secs_f64();
         totals.count += 1;

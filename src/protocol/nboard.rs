@@ -11,7 +11,7 @@ use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::options::Options;
 use super::session::{checked_move, Session};
-use crate::engine::search::{Engine, Limits, Progress, SearchResult};
+use crate::engine::search::{Engine, Limits, Progress, SearchResult, Stage};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
@@ -479,6 +479,10 @@ impl<W: Write> Dialect for Nboard<W> {
     /// NBoard shows thinking live: a `search` line per completed iteration
     /// of `go` and `hint` (the best line so far), before the final answer.
     fn progress(&mut self, pending: &NbPending, p: &Progress) -> io::Result<()> {
+        if p.stage != Stage::Midgame {
+            // The solve's result is the answer itself.
+            return Ok(());
+        }
         let (pv, score) = match pending {
             NbPending::Go { .. } => (pv_text(&p.pv), p.score),
             NbPending::Hint {

@@ -125,9 +125,22 @@ fn to_discs(units: i32) -> f64 {
     units as f64 / UNITS_PER_DISC as f64
 }
 
-/// A completed midgame iteration, as a GUI shows thinking live.
+/// Which step of a search a [`Progress`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// A completed midgame iteration (`depth` plies).
+    Midgame,
+    /// The win/loss/draw solve before an exact one (`score` is its bound).
+    WinLossDraw,
+    /// The exact solve.
+    Exact,
+}
+
+/// A completed step of a search, as a GUI (or `mollett solve`) shows
+/// thinking live.
 #[derive(Clone, Debug)]
 pub struct Progress {
+    pub stage: Stage,
     pub depth: u32,
     /// Score of the best move, in discs.
     pub score: f64,
@@ -135,6 +148,26 @@ pub struct Progress {
     pub pv: Vec<Move>,
     pub nodes: u64,
     pub time: Duration,
+}
+
+impl std::fmt::Display for Progress {
+    /// `depth 12 +3.50 nodes 123456 0.42 s pv d3 c5 f6`, `wld`/`exact` for
+    /// the solves (`wld` gives the sign of the result: +1, 0 or -1).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.stage {
+            Stage::Midgame => write!(f, "depth {} {:+.2}", self.depth, self.score)?,
+            Stage::WinLossDraw => write!(f, "wld {:+.0}", self.score.signum())?,
+            Stage::Exact => write!(f, "exact {:+.0}", self.score)?,
+        }
+        let pv: Vec<String> = self.pv.iter().map(Move::to_string).collect();
+        write!(
+            f,
+            " nodes {} {:.2} s pv {}",
+            self.nodes,
+            self.time.as_secs_f64(),
+            pv.join(" ")
+        )
+    }
 }
 
 impl Engine {
@@ -209,8 +242,9 @@ impl Engine {
         self.search_with_progress(pos, limits, stop, None)
     }
 
-    /// [`Engine::search`], telling `progress` of each completed midgame
-    /// iteration (from the main search thread, as it completes).
+    /// [`Engine::search`], telling `progress` of each completed step: every
+    /// midgame iteration, then the win/loss/draw and exact solves (from the
+    /// main search thread, as each completes).
     pub fn search_with_progress(
         &mut self,
         pos: &Position,

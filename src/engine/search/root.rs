@@ -3,7 +3,7 @@
 use super::midgame::disc_window;
 use super::params::*;
 use super::worker::Worker;
-use super::Progress;
+use super::{Progress, Stage};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
@@ -212,16 +212,7 @@ impl Worker<'_> {
             }
             last_iteration = t0.elapsed();
             if main {
-                self.log(plan, &report, moves, "depth");
-                if let Some(progress) = self.progress {
-                    progress(&Progress {
-                        depth: report.depth,
-                        score: report.score as f64 / UNITS_PER_DISC as f64,
-                        pv: pv_from_tt(self.tt, &moves[0], 24),
-                        nodes: self.nodes,
-                        time: plan.start.elapsed(),
-                    });
-                }
+                self.log(plan, &report, moves, Stage::Midgame);
             }
             if report.exact
                 || (main && moves.len() == 1 && (plan.soft.is_some() || plan.hard.is_some()))
@@ -250,7 +241,7 @@ impl Worker<'_> {
             put_first(moves, i);
             report.score = v.clamp(a, b);
             if main {
-                self.log(plan, &report, moves, "wld");
+                self.log(plan, &report, moves, Stage::WinLossDraw);
             }
             match v {
                 v if v >= b => alpha = 0,
@@ -275,7 +266,7 @@ impl Worker<'_> {
         report.exact = true;
         report.depth = empties;
         if main {
-            self.log(plan, &report, moves, "exact");
+            self.log(plan, &report, moves, Stage::Exact);
         }
         report
     }
@@ -313,10 +304,27 @@ impl Worker<'_> {
         true
     }
 
-    fn log(&self, plan: &Plan, report: &Settled, moves: &[RootMove], what: &str) {
+    /// Tells the log (at info level) and the progress callback of a
+    /// completed step.
+    fn log(&self, plan: &Plan, report: &Settled, moves: &[RootMove], stage: Stage) {
+        if let Some(progress) = self.progress {
+            progress(&Progress {
+                stage,
+                depth: report.depth,
+                score: report.score as f64 / UNITS_PER_DISC as f64,
+                pv: pv_from_tt(self.tt, &moves[0], 24),
+                nodes: self.nodes,
+                time: plan.start.elapsed(),
+            });
+        }
         if !log::log_enabled!(log::Level::Info) {
             return;
         }
+        let what = match stage {
+            Stage::Midgame => "depth",
+            Stage::WinLossDraw => "wld",
+            Stage::Exact => "exact",
+        };
         let secs = plan.start.elapsed().as_secs_f64();
         let pv: Vec<String> = pv_from_tt(self.tt, &moves[0], 24)
             .iter()
