@@ -110,10 +110,6 @@ impl Session {
         Ok(())
     }
 
-    pub fn clocks(&self) -> &Clocks {
-        &self.clocks
-    }
-
     pub fn clocks_mut(&mut self) -> &mut Clocks {
         &mut self.clocks
     }
