@@ -17,6 +17,7 @@ pub mod obf;
 pub mod perft;
 pub mod position;
 pub mod square;
+pub mod text;
 
 pub use color::{Color, Variant};
 pub use game::{Game, PlayError};

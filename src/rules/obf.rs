@@ -170,10 +170,8 @@ pub fn parse(text: &str, first: usize) -> Result<Vec<Problem>, String> {
 
 /// Reads an OBF file, numbering its problems from `first_id(path)`.
 pub fn read(path: &Path) -> Result<Vec<Problem>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // Windows editors start a UTF-8 file with a byte-order mark.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    parse(text, first_id(path)).map_err(|e| format!("{}: {e}", path.display()))
+    let text = super::text::read_text(path)?;
+    parse(&text, first_id(path)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -76,8 +76,7 @@ pub fn parse_line(line: &str, variant: Variant) -> Result<Option<Opening>, Strin
 
 /// Reads an openings file.
 pub fn read_file(path: &std::path::Path, variant: Variant) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = crate::rules::text::read_text(path)?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if let Some(o) =

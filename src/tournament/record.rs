@@ -289,8 +289,8 @@ impl GameRecord {
 /// killed run) are skipped with a warning. A file with lines of which none is
 /// a result is refused: it is not a result file.
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let file = crate::rules::text::read_bytes(path)?;
+    let bytes = crate::rules::text::strip_bom(&file);
     let mut out = Vec::new();
     let mut bad = Vec::new();
     for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {

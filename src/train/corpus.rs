@@ -203,13 +203,13 @@ pub struct Corpus {
 /// Reads a corpus file. Fails only when the file cannot be read or has no
 /// valid header; bad game lines are skipped and listed.
 pub fn read(path: &Path) -> Result<Corpus, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::rules::text::read_bytes(path)?;
     parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Parses a corpus from its bytes (see [`read`]).
 pub fn parse(file: &[u8]) -> Result<Corpus, String> {
-    let bytes = file.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(file);
+    let bytes = crate::rules::text::strip_bom(file);
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let mut lines = bytes[..complete].split(|&b| b == b'\n');
     let first = lines.next().unwrap_or_default();

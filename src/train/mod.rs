@@ -114,8 +114,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
             })
             .collect());
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = crate::rules::text::read_text(path)?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if let Some(s) =

@@ -190,6 +190,16 @@ pub fn play_game(
     (moves, pos)
 }
 
+/// One game's searcher: one thread, exact from `exact_empties`.
+fn engine(cfg: &SelfplayConfig) -> Engine {
+    Engine::new(Settings {
+        threads: 1,
+        hash_mb: cfg.hash_mb,
+        endgame_empties: cfg.exact_empties,
+        ..Settings::default()
+    })
+}
+
 /// Runs the games of this shard, writing sample lines to `out`.
 pub fn run(
     cfg: &SelfplayConfig,
@@ -200,12 +210,7 @@ pub fn run(
     if si == 0 || si > sn {
         return Err("--shard i/n needs 1 <= i <= n".into());
     }
-    let mut engine = Engine::new(Settings {
-        threads: 1,
-        hash_mb: cfg.hash_mb,
-        endgame_empties: cfg.exact_empties,
-        ..Settings::default()
-    });
+    let mut engine = engine(cfg);
     engine.set_evaluator(evaluator);
     let mine: Vec<usize> = (0..cfg.games).filter(|k| k % sn == si - 1).collect();
     let start = Instant::now();
@@ -363,12 +368,7 @@ pub fn run_corpus(
                     Ok(e) => e,
                     Err(e) => return drop(tx.send(Err(e))),
                 };
-                let mut engine = Engine::new(Settings {
-                    threads: 1,
-                    hash_mb: cfg.hash_mb,
-                    endgame_empties: cfg.exact_empties,
-                    ..Settings::default()
-                });
+                let mut engine = engine(cfg);
                 engine.set_evaluator(evaluator);
                 loop {
                     let late = cfg.max_time.is_some_and(|t| start.elapsed() >= t);
