@@ -228,6 +228,37 @@ impl Worker<'_> {
         if main && !plan.force_exact && plan.soft.is_some_and(|s| plan.start.elapsed() >= s) {
             return report;
         }
+        // A special ending first: a wipe-out (every disc ours) is proved or
+        // refuted by a null window at the top score far faster than the full
+        // solve finds it (FFO #59: 28% fewer nodes). A node budget bounds it.
+        if !plan.multi()
+            && empties >= WIPEOUT_SCAN_MIN_EMPTIES
+            && report.score >= WIPEOUT_SCAN_MIN_SCORE
+        {
+            let top = 64 * UNITS_PER_DISC;
+            let scan = self.with_node_budget(WIPEOUT_SCAN_NODES, |w| {
+                w.root_pass(moves, Mode::Solve, top - UNITS_PER_DISC, top, plan)
+            });
+            if self.stopped {
+                return report;
+            }
+            if let Some(Sweep {
+                completed: true,
+                best: Some((i, v)),
+            }) = scan
+            {
+                if v >= top {
+                    put_first(moves, i);
+                    report.score = top;
+                    report.exact = true;
+                    report.depth = empties;
+                    if main {
+                        self.log(plan, &report, moves, Stage::Exact);
+                    }
+                    return report;
+                }
+            }
+        }
         // Win/loss/draw first: cheap, and it bounds the exact solve's window.
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         if !plan.multi() {

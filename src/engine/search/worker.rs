@@ -156,6 +156,27 @@ impl<'a> Worker<'a> {
             || self.splits.iter().any(|s| s.cutoff.load(Relaxed))
     }
 
+    /// Runs `f` with at most `budget` more nodes (within any budget already
+    /// set). Returns `None` when the budget ran out before `f` finished; a
+    /// stop for any other reason stays set for the caller to see.
+    pub fn with_node_budget<T>(
+        &mut self,
+        budget: u64,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> Option<T> {
+        let outer = self.node_limit;
+        let limit = self.nodes.saturating_add(budget);
+        self.node_limit = Some(outer.map_or(limit, |o| o.min(limit)));
+        let result = f(self);
+        self.node_limit = outer;
+        if self.stopped && !self.must_stop() {
+            // Only the budget stopped it.
+            self.stopped = false;
+            return None;
+        }
+        Some(result)
+    }
+
     /// Counts a node and, every `POLL_INTERVAL` nodes, checks the stop
     /// conditions. Returns true when the search must unwind.
     #[inline]
@@ -187,5 +208,38 @@ impl<'a> Worker<'a> {
     #[inline]
     pub fn final_units(&self, pos: &Position) -> i32 {
         self.final_discs(pos) * UNITS_PER_DISC
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::learned_evaluator;
+    use crate::rules::color::Variant;
+
+    /// FFO #40 (20 empties, +38 for the side to move).
+    const FFO_40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
+
+    #[test]
+    fn a_spent_node_budget_ends_only_its_own_search() {
+        let (tt, eval) = (TranspositionTable::new(1), learned_evaluator());
+        let (stop, done) = (AtomicBool::new(false), AtomicBool::new(false));
+        let mut w = Worker::new(&tt, eval.as_ref(), false, &stop, &done, None, None);
+        let pos = Position::from_obf(FFO_40, "X", Variant::Modern, None).expect("a position");
+        let n = pos.empty_count();
+
+        let cut = w.with_node_budget(5000, |w| w.solve(&pos, -64, 64, n));
+        assert_eq!(cut, None, "a 20-empty solve needs more than 5000 nodes");
+        assert!(!w.stopped, "the worker can search on");
+        let full = w.with_node_budget(u64::MAX, |w| w.solve(&pos, -64, 64, n));
+        assert_eq!(full, Some(38));
+
+        // A stop from outside is not the budget's: it stays set.
+        stop.store(true, Relaxed);
+        let tt = TranspositionTable::new(1);
+        let mut w = Worker::new(&tt, eval.as_ref(), false, &stop, &done, None, None);
+        let stopped = w.with_node_budget(1 << 20, |w| w.solve(&pos, -64, 64, n));
+        assert_eq!(stopped, Some(0), "a stopped solve answers 0, to be ignored");
+        assert!(w.stopped);
     }
 }
