@@ -11,7 +11,7 @@ use mollett::tournament::runner::{unique_names, Config, Format};
 use mollett::tournament::tune::{Param, TuneConfig};
 use mollett::tournament::types::parse_shard;
 use mollett::tournament::{EngineSpec, RefereeLimits, TimeControl};
-use mollett::train::{fit, probcut, selfplay, EvalChoice};
+use mollett::train::{fit, probcut, selfplay, swing, EvalChoice};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -107,6 +107,8 @@ pub enum CliCommand {
     Probcut(ProbcutArgs),
     /// Mean absolute error of the evaluations against labelled positions.
     Evaltest(EvaltestArgs),
+    /// How much search scores move between consecutive depths (odd/even swing) for each evaluation.
+    Swing(SwingArgs),
 }
 
 /// How games are played: shared by `match`, `tournament` and `tune`.
@@ -271,6 +273,13 @@ pub struct TrainArgs {
     /// Blend searched labels with the game's exact outcome by this weight.
     #[arg(long, default_value_t = 0.5)]
     pub outcome_weight: f32,
+    /// From modern corpus files, only the games with an index below this
+    /// (default: all): repeats a run on a corpus that has grown since.
+    #[arg(long)]
+    pub modern_games: Option<u64>,
+    /// The same for classic corpus files.
+    #[arg(long)]
+    pub classic_games: Option<u64>,
     #[arg(long, default_value = "weights.bin")]
     pub out: PathBuf,
 }
@@ -318,6 +327,45 @@ pub struct EvaltestArgs {
     pub bucket: u32,
 }
 
+/// `mollett swing`.
+#[derive(Args)]
+pub struct SwingArgs {
+    /// Position or corpus files to sample from.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Evaluations to compare: handcrafted, learned, or weight files.
+    #[arg(long, num_args = 1.., default_values = ["learned"])]
+    pub eval: Vec<EvalChoice>,
+    #[arg(long, default_value_t = 200)]
+    pub positions: usize,
+    #[arg(long, default_value_t = 30)]
+    pub min_empties: u32,
+    #[arg(long, default_value_t = 40)]
+    pub max_empties: u32,
+    /// Shallowest depth d whose swing |v(d) - v(d-1)| is measured.
+    #[arg(long, default_value_t = 6)]
+    pub min_depth: u32,
+    /// Deepest search.
+    #[arg(long, default_value_t = 12)]
+    pub max_depth: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl SwingArgs {
+    pub fn config(&self) -> swing::SwingConfig {
+        swing::SwingConfig {
+            files: self.files.clone(),
+            positions: self.positions,
+            min_empties: self.min_empties,
+            max_empties: self.max_empties,
+            min_depth: self.min_depth,
+            max_depth: self.max_depth,
+            seed: self.seed,
+        }
+    }
+}
+
 /// `mollett openings`.
 #[derive(Args)]
 pub struct OpeningsArgs {
@@ -352,6 +400,7 @@ impl CliCommand {
                 | CliCommand::Train(_)
                 | CliCommand::Probcut(_)
                 | CliCommand::Evaltest(_)
+                | CliCommand::Swing(_)
                 | CliCommand::Selfplay(_)
         )
     }

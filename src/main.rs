@@ -13,7 +13,7 @@ use mollett::rules::obf::Problem;
 use mollett::tournament::report::{merge_files, optional_sprt};
 use mollett::tournament::runner::{self, Format};
 use mollett::tournament::{openings, tune};
-use mollett::train::{evaltest, probcut, selfplay, train_files};
+use mollett::train::{evaltest, probcut, selfplay, swing, train_files, GameLimits};
 use mollett::{perft, Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -163,7 +163,11 @@ fn main() {
         }
         Some(CliCommand::Train(args)) => {
             let t = Instant::now();
-            train_files(&args.files, &args.config()).and_then(|(weights, report)| {
+            let limits = GameLimits {
+                modern: args.modern_games,
+                classic: args.classic_games,
+            };
+            train_files(&args.files, &limits, &args.config()).and_then(|(weights, report)| {
                 print!("{report}");
                 weights.write(&args.out).map_err(|e| e.to_string())?;
                 let bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
@@ -189,6 +193,9 @@ fn main() {
             let range = (args.min_empties, args.max_empties);
             evaltest(&args.files, &evals, range, args.exact_only, args.bucket)
                 .map(|report| print!("{report}"))
+        }
+        Some(CliCommand::Swing(args)) => {
+            swing::run(&args.config(), &args.eval).map(|report| print!("{report}"))
         }
     };
     if let Err(e) = result {

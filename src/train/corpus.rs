@@ -256,7 +256,11 @@ pub fn parse(file: &[u8]) -> Result<Corpus, String> {
 /// from its side to move; exact from the header's `exact` empties down.
 pub fn samples(corpus: &Corpus) -> Vec<Sample> {
     let mut out = Vec::new();
-    for g in &corpus.games {
+    // By index, so that the samples do not depend on the order in which
+    // the threads of a run happened to finish their games.
+    let mut games: Vec<&CorpusGame> = corpus.games.iter().collect();
+    games.sort_by_key(|g| g.index);
+    for g in games {
         let _ = g.replay(corpus.header.variant, |pos, _| {
             if pos.in_classic_opening() {
                 return;
@@ -278,29 +282,35 @@ pub fn samples(corpus: &Corpus) -> Vec<Sample> {
     out
 }
 
+/// For tests: a whole game (index 3), `pick` choosing each move from the legal ones.
+#[cfg(test)]
+pub(super) fn game_by(variant: Variant, pick: fn(u64) -> u32) -> CorpusGame {
+    let mut pos = Position::start(variant, Color::Black);
+    let mut moves = Vec::new();
+    while !pos.is_game_over() {
+        if pos.must_pass() {
+            pos = pos.pass();
+        }
+        let sq = Square::from_index(pick(pos.moves()));
+        moves.push((sq, moves.len() % 7 == 0));
+        pos = pos.play(Move::Place(sq)).unwrap();
+    }
+    let b = pos.discs_of(Color::Black).count_ones() as i32;
+    let w = pos.discs_of(Color::White).count_ones() as i32;
+    CorpusGame {
+        index: 3,
+        moves,
+        result: b - w,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// A whole game played by always taking the first legal move.
     fn first_move_game(variant: Variant) -> CorpusGame {
-        let mut pos = Position::start(variant, Color::Black);
-        let mut moves = Vec::new();
-        while !pos.is_game_over() {
-            if pos.must_pass() {
-                pos = pos.pass();
-            }
-            let sq = Square::from_index(pos.moves().trailing_zeros());
-            moves.push((sq, moves.len() % 7 == 0));
-            pos = pos.play(Move::Place(sq)).unwrap();
-        }
-        let b = pos.discs_of(Color::Black).count_ones() as i32;
-        let w = pos.discs_of(Color::White).count_ones() as i32;
-        CorpusGame {
-            index: 3,
-            moves,
-            result: b - w,
-        }
+        game_by(variant, |moves| moves.trailing_zeros())
     }
 
     #[test]
@@ -330,6 +340,22 @@ mod tests {
             .contains("illegal"));
         assert!(CorpusGame::parse("x f5 +0", Variant::Modern).is_err());
         assert!(CorpusGame::parse("3 f5 +nan", Variant::Modern).is_err());
+    }
+
+    #[test]
+    fn samples_follow_the_game_index_not_the_line_order() {
+        let h = Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
+        let first = first_move_game(Variant::Modern);
+        let mut last = game_by(Variant::Modern, |moves| 63 - moves.leading_zeros());
+        last.index = 7;
+        assert_ne!(first.moves, last.moves);
+        let file = |a: &CorpusGame, b: &CorpusGame| {
+            format!("{}\n{}\n{}\n", h.to_line(), a.to_line(), b.to_line())
+        };
+        let one = samples(&parse(file(&first, &last).as_bytes()).unwrap());
+        let other = samples(&parse(file(&last, &first).as_bytes()).unwrap());
+        assert_eq!(one, other);
+        assert_eq!(one[0].pos, Position::start(Variant::Modern, Color::Black));
     }
 
     #[test]

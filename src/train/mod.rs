@@ -16,6 +16,7 @@ pub mod corpus;
 pub mod fit;
 pub mod probcut;
 pub mod selfplay;
+pub mod swing;
 
 use crate::engine::eval::Evaluator;
 use crate::rules::color::Variant;
@@ -87,6 +88,56 @@ impl Sample {
             depth,
         }))
     }
+}
+
+/// Which games of the corpus files `train` reads: for each variant, only
+/// the games with an index below the limit (`None`: all), so that a
+/// training run can be repeated exactly on a corpus that has grown since.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameLimits {
+    pub modern: Option<u64>,
+    pub classic: Option<u64>,
+}
+
+impl GameLimits {
+    fn below(&self, variant: Variant) -> Option<u64> {
+        match variant {
+            Variant::Modern => self.modern,
+            Variant::Classic => self.classic,
+        }
+    }
+}
+
+/// Up to `n` positions drawn (seeded) from the samples of `files` that
+/// have a move, are past the classic free opening and pass `keep`; the
+/// same files, `n` and seed give the same positions in the same order.
+pub fn sample_positions(
+    files: &[std::path::PathBuf],
+    n: usize,
+    seed: u64,
+    keep: impl Fn(&Position) -> bool,
+) -> Result<Vec<Position>, String> {
+    let mut pool = Vec::new();
+    for f in files {
+        pool.extend(
+            read_samples(f)?
+                .into_iter()
+                .map(|s| s.pos)
+                .filter(|p| !p.in_classic_opening() && p.moves() != 0 && keep(p)),
+        );
+    }
+    if pool.is_empty() {
+        return Err("no usable positions in the files (check the empties and depth limits)".into());
+    }
+    // A seeded partial shuffle picks the positions.
+    let mut rng = Rng::new(seed);
+    let n = n.min(pool.len());
+    for i in 0..n {
+        let j = i + (rng.next_u64() % (pool.len() - i) as u64) as usize;
+        pool.swap(i, j);
+    }
+    pool.truncate(n);
+    Ok(pool)
 }
 
 /// Reads every sample of a position file. An `.obf` file (the FFO
@@ -348,15 +399,43 @@ impl std::fmt::Display for TrainReport {
     }
 }
 
+/// The training samples of a corpus file, within `limits` (a warning when
+/// games below a limit are missing: another copy would train differently).
+fn corpus_samples(path: &Path, limits: &GameLimits, progress: bool) -> Result<Vec<Sample>, String> {
+    let mut c = corpus::read(path)?;
+    for s in &c.skipped {
+        eprintln!("{}: {s} (skipped)", path.display());
+    }
+    if let Some(below) = limits.below(c.header.variant) {
+        c.games.retain(|g| g.index < below);
+        let missing = below.saturating_sub(c.games.len() as u64);
+        if missing > 0 {
+            eprintln!(
+                "train: warning: {}: {missing} of the games below index {below} are missing",
+                path.display()
+            );
+        }
+    }
+    if progress {
+        eprintln!("train: {}: {} games", path.display(), c.games.len());
+    }
+    Ok(corpus::samples(&c))
+}
+
 /// Reads the sample files and fits weights to them.
 pub fn train_files(
     files: &[std::path::PathBuf],
+    limits: &GameLimits,
     cfg: &fit::FitConfig,
 ) -> Result<(crate::engine::eval::pattern::PatternWeights, TrainReport), String> {
     let t = std::time::Instant::now();
     let mut samples = Vec::new();
     for f in files {
-        samples.extend(read_samples(f)?);
+        if f.extension().is_some_and(|e| e == "games") {
+            samples.extend(corpus_samples(f, limits, cfg.progress)?);
+        } else {
+            samples.extend(read_samples(f)?);
+        }
     }
     if cfg.progress {
         eprintln!(
@@ -376,6 +455,39 @@ pub fn train_files(
 mod tests {
     use super::*;
     use crate::rules::color::Color;
+
+    #[test]
+    fn game_limits_keep_the_games_below_the_index() {
+        let dir = std::env::temp_dir().join(format!("mollett-limits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.games");
+        let header = corpus::Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
+        // The same game under three indices, out of order.
+        let line = |i: u64| {
+            let mut g = corpus::game_by(Variant::Modern, |moves| moves.trailing_zeros());
+            g.index = i;
+            g.to_line() + "\n"
+        };
+        let text = format!("{}\n{}{}{}", header.to_line(), line(2), line(0), line(1));
+        std::fs::write(&path, text).unwrap();
+        let all = corpus_samples(&path, &GameLimits::default(), false).unwrap();
+        let two = GameLimits {
+            modern: Some(2),
+            classic: Some(0),
+        };
+        let below_two = corpus_samples(&path, &two, false).unwrap();
+        assert_eq!(below_two.len() * 3, all.len() * 2);
+        // The classic limit does not apply to a modern file.
+        let classic_only = GameLimits {
+            modern: None,
+            classic: Some(0),
+        };
+        assert_eq!(
+            corpus_samples(&path, &classic_only, false).unwrap().len(),
+            all.len()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn obf_problems_read_as_exact_samples() {

@@ -6,7 +6,7 @@
 //! its standard deviation as a plane in the depth, the shallow depth and the
 //! empties (`SigmaModel`), by least squares over cells weighted by their counts.
 
-use super::{read_samples, Rng};
+use super::sample_positions;
 use crate::engine::eval::{Evaluator, SigmaModel, UNITS_PER_DISC};
 use crate::engine::search::{probcut_shallow_depth, Engine, Limits, Settings};
 use std::path::PathBuf;
@@ -42,26 +42,11 @@ pub fn run(
     cfg: &ProbcutConfig,
     eval: Box<dyn Evaluator>,
 ) -> Result<(Vec<Cell>, SigmaModel), String> {
-    let mut samples = Vec::new();
-    for f in &cfg.files {
-        samples.extend(read_samples(f)?.into_iter().filter(|s| {
-            let e = s.pos.empty_count();
-            e >= cfg.max_depth + 4
-                && e <= cfg.max_empties
-                && !s.pos.in_classic_opening()
-                && s.pos.moves() != 0
-        }));
-    }
-    if samples.is_empty() {
-        return Err("no usable positions (check --max-empties and --max-depth)".into());
-    }
-    // A seeded partial shuffle picks the positions.
-    let mut rng = Rng::new(cfg.seed);
-    let n = cfg.positions.min(samples.len());
-    for i in 0..n {
-        let j = i + (rng.next_u64() % (samples.len() - i) as u64) as usize;
-        samples.swap(i, j);
-    }
+    let positions = sample_positions(&cfg.files, cfg.positions, cfg.seed, |p| {
+        let e = p.empty_count();
+        e >= cfg.max_depth + 4 && e <= cfg.max_empties
+    })?;
+    let n = positions.len();
     let mut engine = Engine::new(Settings {
         hash_mb: 64,
         ..Settings::default()
@@ -70,17 +55,17 @@ pub fn run(
     let stop = AtomicBool::new(false);
     // values[k][d]: the d-ply value of position k, in discs.
     let mut values = Vec::with_capacity(n);
-    for (k, s) in samples[..n].iter().enumerate() {
+    for (k, pos) in positions.iter().enumerate() {
         engine.clear();
-        let mut v = vec![engine.evaluate(&s.pos) as f64 / UNITS_PER_DISC as f64];
+        let mut v = vec![engine.evaluate(pos) as f64 / UNITS_PER_DISC as f64];
         for d in 1..=cfg.max_depth {
             let limits = Limits {
                 depth: Some(d),
                 ..Limits::default()
             };
-            v.push(engine.search(&s.pos, &limits, &stop).score);
+            v.push(engine.search(pos, &limits, &stop).score);
         }
-        values.push((s.pos.empty_count(), v));
+        values.push((pos.empty_count(), v));
         if (k + 1) % 50 == 0 {
             log::info!("probcut: {}/{n} positions searched", k + 1);
         }
