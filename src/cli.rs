@@ -350,6 +350,9 @@ pub struct SwingArgs {
     pub max_depth: u32,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The search's leaf tempo in discs (the `tempo` option; default: the engine's).
+    #[arg(long)]
+    pub tempo: Option<f64>,
 }
 
 impl SwingArgs {
@@ -362,6 +365,9 @@ impl SwingArgs {
             min_depth: self.min_depth,
             max_depth: self.max_depth,
             seed: self.seed,
+            leaf_tempo: self.tempo.map_or(mollett::engine::search::params::LEAF_TEMPO, |t| {
+                (t * mollett::engine::eval::UNITS_PER_DISC as f64).round() as i32
+            }),
         }
     }
 }

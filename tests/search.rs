@@ -573,3 +573,34 @@ fn probcut_searches_fewer_nodes_and_stays_sound_at_the_end() {
         assert_eq!(cut.score, plain.score);
     }
 }
+
+#[test]
+fn the_leaf_tempo_moves_odd_and_even_depths_towards_each_other() {
+    // From the start no line within two plies passes or ends the game, so
+    // the tempo shifts every leaf alike: even depths up, odd depths down,
+    // and the move chosen stays the same.
+    let pos = Position::start(Variant::Modern, Color::Black);
+    let search = |tempo: i32, depth: u32| {
+        let mut settings = Settings::default();
+        settings.params.leaf_tempo = tempo;
+        Engine::new(settings).search(
+            &pos,
+            &Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            &AtomicBool::new(false),
+        )
+    };
+    for depth in [1, 2] {
+        let (plain, tempo) = (search(0, depth), search(130, depth));
+        let shift = if depth % 2 == 0 { 1.3 } else { -1.3 };
+        assert!(
+            (tempo.score - plain.score - shift).abs() < 1e-9,
+            "depth {depth}: {} against {}",
+            tempo.score,
+            plain.score
+        );
+        assert_eq!(tempo.best, plain.best);
+    }
+}

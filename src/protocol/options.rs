@@ -133,6 +133,12 @@ pub static OPTIONS: &[OptionSpec] = &[
         description: "midgame nodes at least this deep try ProbCut",
     },
     OptionSpec {
+        name: "tempo",
+        kind: Kind::Float { min: -8.0, max: 8.0 },
+        default: "1.3",
+        description: "discs added to the side to move's evaluation at the search's leaves (evens out odd and even depths)",
+    },
+    OptionSpec {
         name: "aspiration",
         kind: Kind::Float { min: 0.01, max: 64.0 },
         default: "2",
@@ -392,6 +398,8 @@ impl Options {
             order_mobility_weight: self.int("order_mobility") as i32,
             probcut_t: self.float("probcut"),
             probcut_min_depth: self.int("probcut_depth") as u32,
+            leaf_tempo: (self.float("tempo") * crate::engine::eval::UNITS_PER_DISC as f64).round()
+                as i32,
         }
     }
 

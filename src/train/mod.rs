@@ -108,23 +108,20 @@ impl GameLimits {
     }
 }
 
-/// Up to `n` positions drawn (seeded) from the samples of `files` that
+/// Up to `n` samples drawn (seeded) from those of `files` whose positions
 /// have a move, are past the classic free opening and pass `keep`; the
-/// same files, `n` and seed give the same positions in the same order.
-pub fn sample_positions(
+/// same files, `n` and seed give the same samples in the same order.
+pub fn draw_samples(
     files: &[std::path::PathBuf],
     n: usize,
     seed: u64,
     keep: impl Fn(&Position) -> bool,
-) -> Result<Vec<Position>, String> {
+) -> Result<Vec<Sample>, String> {
     let mut pool = Vec::new();
     for f in files {
-        pool.extend(
-            read_samples(f)?
-                .into_iter()
-                .map(|s| s.pos)
-                .filter(|p| !p.in_classic_opening() && p.moves() != 0 && keep(p)),
-        );
+        pool.extend(read_samples(f)?.into_iter().filter(|s| {
+            !s.pos.in_classic_opening() && s.pos.moves() != 0 && keep(&s.pos)
+        }));
     }
     if pool.is_empty() {
         return Err("no usable positions in the files (check the empties and depth limits)".into());

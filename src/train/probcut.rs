@@ -6,7 +6,7 @@
 //! its standard deviation as a plane in the depth, the shallow depth and the
 //! empties (`SigmaModel`), by least squares over cells weighted by their counts.
 
-use super::sample_positions;
+use super::draw_samples;
 use crate::engine::eval::{Evaluator, SigmaModel, UNITS_PER_DISC};
 use crate::engine::search::{probcut_shallow_depth, Engine, Limits, Settings};
 use std::path::PathBuf;
@@ -42,7 +42,7 @@ pub fn run(
     cfg: &ProbcutConfig,
     eval: Box<dyn Evaluator>,
 ) -> Result<(Vec<Cell>, SigmaModel), String> {
-    let positions = sample_positions(&cfg.files, cfg.positions, cfg.seed, |p| {
+    let positions = draw_samples(&cfg.files, cfg.positions, cfg.seed, |p| {
         let e = p.empty_count();
         e >= cfg.max_depth + 4 && e <= cfg.max_empties
     })?;
@@ -55,7 +55,7 @@ pub fn run(
     let stop = AtomicBool::new(false);
     // values[k][d]: the d-ply value of position k, in discs.
     let mut values = Vec::with_capacity(n);
-    for (k, pos) in positions.iter().enumerate() {
+    for (k, pos) in positions.iter().map(|s| &s.pos).enumerate() {
         engine.clear();
         let mut v = vec![engine.evaluate(pos) as f64 / UNITS_PER_DISC as f64];
         for d in 1..=cfg.max_depth {

@@ -7,9 +7,12 @@
 //! ProbCut included, as a GUI would see them), takes the score of every
 //! completed iteration, and reports per depth `d` the mean of
 //! |v(d) - v(d-1)| and of the signed zigzag (v(d) - v(d-1)) * (-1)^d, which
-//! is positive when even depths read higher than odd ones.
+//! is positive when even depths read higher than odd ones. Where the
+//! positions have exact results (corpus games from their `exact` empties,
+//! FFO problems), it also gives each depth's mean error against them: which
+//! parity reads too high, and by how much.
 
-use super::{sample_positions, EvalChoice};
+use super::{draw_samples, EvalChoice};
 use crate::engine::search::{Engine, Limits, Progress, Settings, Stage};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -24,6 +27,8 @@ pub struct SwingConfig {
     pub min_depth: u32,
     pub max_depth: u32,
     pub seed: u64,
+    /// The search's leaf tempo (`tempo` option), in evaluation units.
+    pub leaf_tempo: i32,
 }
 
 /// One evaluation's swings.
@@ -34,12 +39,17 @@ pub struct SwingRow {
     pub per_depth: Vec<(u32, f64, f64)>,
     /// Mean |v(d) - v(d-1)| over every position and depth.
     pub mean_abs: f64,
+    /// Per depth `d` (from `min_depth - 1`): mean v(d) minus the exact
+    /// result, over the exactly labelled positions (`None`: there are none).
+    pub bias: Option<Vec<(u32, f64)>>,
 }
 
 /// The swings of each evaluation on the same positions.
 #[derive(Clone, Debug)]
 pub struct SwingReport {
     pub positions: usize,
+    /// Of which exactly labelled (their results give each depth's bias).
+    pub exact: usize,
     pub empties: (u32, u32),
     pub rows: Vec<SwingRow>,
 }
@@ -49,7 +59,7 @@ pub fn run(cfg: &SwingConfig, evals: &[EvalChoice]) -> Result<SwingReport, Strin
     if cfg.min_depth < 2 || cfg.min_depth > cfg.max_depth {
         return Err("need 2 <= --min-depth <= --max-depth".into());
     }
-    let positions = sample_positions(&cfg.files, cfg.positions, cfg.seed, |p| {
+    let samples = draw_samples(&cfg.files, cfg.positions, cfg.seed, |p| {
         let e = p.empty_count();
         // A search this deep must not reach the end of the game (it would be exact).
         e >= cfg.min_empties && e <= cfg.max_empties && e >= cfg.max_depth + 4
@@ -57,15 +67,19 @@ pub fn run(cfg: &SwingConfig, evals: &[EvalChoice]) -> Result<SwingReport, Strin
     let stop = AtomicBool::new(false);
     let mut rows = Vec::new();
     for choice in evals {
-        let mut engine = Engine::new(Settings {
+        let mut settings = Settings {
             hash_mb: 64,
             ..Settings::default()
-        });
+        };
+        settings.params.leaf_tempo = cfg.leaf_tempo;
+        let mut engine = Engine::new(settings);
         engine.set_evaluator(choice.evaluator()?);
         let depths = (cfg.min_depth..=cfg.max_depth).collect::<Vec<_>>();
         let mut abs = vec![0.0; depths.len()];
         let mut zig = vec![0.0; depths.len()];
-        for (k, pos) in positions.iter().enumerate() {
+        let mut bias = vec![0.0; cfg.max_depth as usize + 1];
+        for (k, sample) in samples.iter().enumerate() {
+            let pos = &sample.pos;
             engine.clear();
             let scores = Mutex::new(vec![None; cfg.max_depth as usize + 1]);
             let record = |p: &Progress| {
@@ -80,6 +94,11 @@ pub fn run(cfg: &SwingConfig, evals: &[EvalChoice]) -> Result<SwingReport, Strin
             };
             engine.search_with_progress(pos, &limits, &stop, Some(&record));
             let s = scores.into_inner().unwrap_or_else(|e| e.into_inner());
+            if sample.exact {
+                for d in cfg.min_depth - 1..=cfg.max_depth {
+                    bias[d as usize] += s[d as usize].unwrap_or(0.0) - sample.score as f64;
+                }
+            }
             for (i, &d) in depths.iter().enumerate() {
                 let (Some(a), Some(b)) = (s[d as usize], s[d as usize - 1]) else {
                     return Err(format!(
@@ -94,10 +113,11 @@ pub fn run(cfg: &SwingConfig, evals: &[EvalChoice]) -> Result<SwingReport, Strin
                 zig[i] += if d % 2 == 0 { a - b } else { b - a };
             }
             if (k + 1) % 50 == 0 {
-                log::info!("swing: {choice}: {}/{} positions", k + 1, positions.len());
+                log::info!("swing: {choice}: {}/{} positions", k + 1, samples.len());
             }
         }
-        let n = positions.len() as f64;
+        let n = samples.len() as f64;
+        let exact = samples.iter().filter(|s| s.exact).count();
         rows.push(SwingRow {
             name: choice.to_string(),
             per_depth: depths
@@ -106,10 +126,16 @@ pub fn run(cfg: &SwingConfig, evals: &[EvalChoice]) -> Result<SwingReport, Strin
                 .map(|(i, &d)| (d, abs[i] / n, zig[i] / n))
                 .collect(),
             mean_abs: abs.iter().sum::<f64>() / (n * depths.len() as f64),
+            bias: (exact > 0).then(|| {
+                (cfg.min_depth - 1..=cfg.max_depth)
+                    .map(|d| (d, bias[d as usize] / exact as f64))
+                    .collect()
+            }),
         });
     }
     Ok(SwingReport {
-        positions: positions.len(),
+        positions: samples.len(),
+        exact: samples.iter().filter(|s| s.exact).count(),
         empties: (cfg.min_empties, cfg.max_empties),
         rows,
     })
@@ -129,6 +155,13 @@ impl std::fmt::Display for SwingReport {
             }
             writeln!(f)?;
             writeln!(f, "{:<24} mean |v(d)-v(d-1)| {:.2}", "", row.mean_abs)?;
+            if let Some(bias) = &row.bias {
+                write!(f, "{:<24} v(d) - exact ({} positions):", "", self.exact)?;
+                for (d, b) in bias {
+                    write!(f, " d{d} {b:+.2}")?;
+                }
+                writeln!(f)?;
+            }
         }
         Ok(())
     }
@@ -148,6 +181,7 @@ mod tests {
             min_depth,
             max_depth: 4,
             seed: 1,
+            leaf_tempo: 0,
         }
     }
 
@@ -168,6 +202,10 @@ mod tests {
             assert!(row.per_depth.iter().all(|&(_, a, z)| z.abs() <= a + 1e-9));
         }
         assert!(report.to_string().contains("d4"));
+        // FFO problems carry exact results: each depth's error against them.
+        assert_eq!(report.exact, 3);
+        let bias = learned.bias.as_ref().unwrap();
+        assert_eq!(bias.iter().map(|b| b.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
     }
 
     #[test]

@@ -21,6 +21,12 @@ impl Worker<'_> {
             if passed.moves() == 0 {
                 return self.final_units(pos);
             }
+            if depth <= 0 {
+                // A leaf after a pass: the side to move now is the one that
+                // chose this line, so the tempo goes the other way.
+                let v = self.eval.evaluate(&passed) - self.params.leaf_tempo;
+                return -v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            }
             // A pass costs no depth: it is forced and changes nothing on the board.
             return -self.pvs(&passed, depth, -beta, -alpha);
         }
@@ -31,7 +37,8 @@ impl Worker<'_> {
             return self.solve(pos, a, b, empties) * UNITS_PER_DISC;
         }
         if depth <= 0 {
-            return self.eval.evaluate(pos);
+            let v = self.eval.evaluate(pos) + self.params.leaf_tempo;
+            return v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
 
         let key = pos.key();

@@ -91,6 +91,19 @@ pub const PROBCUT_T: f64 = 1.5;
 /// Nodes at least this deep try ProbCut.
 pub const PROBCUT_MIN_DEPTH: u32 = 3;
 
+/// Added to the side to move's static evaluation at the midgame search's
+/// leaves (evaluation units). The parent of every leaf picked it as its best
+/// child, so a leaf's evaluation is biased towards the side that moved into
+/// it: without this, scores read too high after an odd number of plies and
+/// too low after an even number, and a GUI's evaluation column zigzags.
+/// `mollett swing` measured it with the third learned weight set (issue 13,
+/// docs/training.md): without it, at 20-22 empties odd depths read +1.0 to
+/// +1.8 discs and even depths -1.0 to -1.2 against exact results, and the
+/// mean |v(d) - v(d-1)| at 30-40 empties (d = 6..12) was 2.71 discs; with
+/// 1.3 discs every depth is within 0.35 discs of the exact results and the
+/// swing is 1.16.
+pub const LEAF_TEMPO: i32 = 130;
+
 /// The search constants that change how Mollett plays, as the option table
 /// sets them (`set_option`; see `protocol.md`). Their defaults are the
 /// constants above. Constants of the exact solver's fast path stay compiled
@@ -116,6 +129,8 @@ pub struct Params {
     pub probcut_t: f64,
     /// [`PROBCUT_MIN_DEPTH`].
     pub probcut_min_depth: u32,
+    /// [`LEAF_TEMPO`], in evaluation units.
+    pub leaf_tempo: i32,
 }
 
 impl Default for Params {
@@ -129,6 +144,7 @@ impl Default for Params {
             order_mobility_weight: ORDER_MOBILITY_WEIGHT,
             probcut_t: PROBCUT_T,
             probcut_min_depth: PROBCUT_MIN_DEPTH,
+            leaf_tempo: LEAF_TEMPO,
         }
     }
 }
