@@ -63,6 +63,12 @@ macro_rules! kernel {
             if w.tick() {
                 return 0;
             }
+            let use_tt = n >= ENDGAME_TT_EMPTIES;
+            let key = key_raw(p, o);
+            if use_tt {
+                // The probe below nearly always misses the cache: start the load now.
+                w.tt.prefetch(key);
+            }
             let moves = $moves(p, o);
             if moves == 0 {
                 if $moves(o, p) == 0 {
@@ -77,8 +83,6 @@ macro_rules! kernel {
                     return s;
                 }
             }
-            let use_tt = n >= ENDGAME_TT_EMPTIES;
-            let key = key_raw(p, o);
             let mut tt_move = 64u32;
             if use_tt {
                 if let Some(e) = w.tt.probe(key) {
@@ -105,11 +109,21 @@ macro_rules! kernel {
             let mut len = 0;
             let odd = odd_quadrants(!(p | o));
             let by_eval = n >= ENDGAME_EVAL_ORDER_EMPTIES;
+            let etc = use_tt && n >= ENDGAME_ETC_EMPTIES;
             let empties_now = !(p | o);
             for sq in Bits(moves) {
                 let f = $flips(p, o, sq);
+                if etc {
+                    // Every child's bucket is loaded at once, while the moves are scored.
+                    w.tt.prefetch(key_raw(o & !f, p | f | 1u64 << sq));
+                }
+                list[len] = Cand { sq, flips: f, score: 0 };
+                len += 1;
+            }
+            for c in list[..len].iter_mut() {
+                let (sq, f) = (c.sq, c.flips);
                 let (cp, co) = (o & !f, p | f | 1u64 << sq);
-                let score = if sq == tt_move {
+                c.score = if sq == tt_move {
                     ORDER_TT_BONUS
                 } else {
                     let m = $moves(cp, co);
@@ -132,7 +146,7 @@ macro_rules! kernel {
                     s
                 };
                 // Enhanced transposition cutoff: a child already known to lose enough.
-                if use_tt && n >= ENDGAME_ETC_EMPTIES {
+                if etc {
                     if let Some(e) = w.tt.probe(key_raw(cp, co)) {
                         if is_solved(e.depth)
                             && matches!(e.bound, Bound::Upper | Bound::Exact)
@@ -142,8 +156,6 @@ macro_rules! kernel {
                         }
                     }
                 }
-                list[len] = Cand { sq, flips: f, score };
-                len += 1;
             }
 
             let mut best = -INFINITY;
