@@ -16,7 +16,7 @@
 
 use super::ordering::MoveList;
 use super::params::*;
-use super::worker::{SplitPoint, Worker};
+use super::worker::{SplitJob, SplitMove, SplitPoint, Worker};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
 use crate::rules::bitboard::Bits;
@@ -199,31 +199,25 @@ macro_rules! kernel {
                     && w.pool.is_some_and(|pool| n >= pool.min_empties && pool.acquire())
                 {
                     list[1..len].sort_by_key(|c| std::cmp::Reverse(c.score));
-                    let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
                     let pool = w.pool.expect("a pool");
-                    let mut hw = w.helper();
-                    hw.splits.push(sp.clone());
-                    let helper_nodes = std::thread::scope(|s| {
-                        let (sp2, list) = (sp.clone(), &list[..len]);
-                        let h = std::thread::Builder::new()
-                            .stack_size(SPLIT_STACK)
-                            .spawn_scoped(s, move || {
-                                // SAFETY: the same kernel as the caller's, on the same CPU.
-                                unsafe { participate(&mut hw, &sp2, p, o, list, beta, n) };
-                                pool.release();
-                                hw.nodes
-                            });
-                        w.splits.push(sp.clone());
-                        participate(w, &sp, p, o, list, beta, n);
-                        w.splits.pop();
-                        match h {
-                            Ok(h) => h.join().unwrap_or(0),
-                            Err(_) => {
-                                pool.release();
-                                0
-                            }
-                        }
+                    let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
+                    let moves: Arc<[SplitMove]> =
+                        list[..len].iter().map(|c| SplitMove { sq: c.sq, flips: c.flips }).collect();
+                    w.splits.push(sp.clone());
+                    pool.post(SplitJob {
+                        sp: sp.clone(),
+                        splits: w.splits.clone(),
+                        player: p,
+                        opponent: o,
+                        beta,
+                        empties: n,
+                        moves: moves.clone(),
+                        run: run_job,
                     });
+                    participate(w, &sp, p, o, &moves, beta, n);
+                    w.splits.pop();
+                    pool.retract(&sp);
+                    let helper_nodes = sp.join_helpers();
                     w.nodes += helper_nodes;
                     // A stop caused by this split's own cutoff ends here.
                     w.stopped = w.stopped && w.must_stop();
@@ -250,6 +244,12 @@ macro_rules! kernel {
             best
         }
 
+        /// A helper's share of a posted split node.
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn run_job(w: &mut Worker<'_>, job: &SplitJob) {
+            participate(w, &job.sp, job.player, job.opponent, &job.moves, job.beta, job.empties);
+        }
+
         /// One thread's share of a split node: takes the next move until none
         /// is left or one fails high; records results in the split point.
         $(#[target_feature(enable = $feat)])?
@@ -258,7 +258,7 @@ macro_rules! kernel {
             sp: &SplitPoint,
             p: u64,
             o: u64,
-            list: &[Cand],
+            list: &[SplitMove],
             beta: i32,
             n: u32,
         ) {

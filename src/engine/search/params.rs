@@ -80,11 +80,6 @@ pub const ORDER_TT_BONUS: i32 = 1 << 24;
 /// Stack size for search threads: move lists live on the stack, up to 60 plies deep.
 pub const THREAD_STACK: usize = 16 << 20;
 
-/// Stack size for split-point helpers: they search at most 60 plies of the
-/// solver (about 2 KB a ply). Small, so spawning one is cheap (a large stack
-/// can be backed by huge pages that the kernel must zero).
-pub const SPLIT_STACK: usize = 1 << 20;
-
 /// Default ProbCut confidence (standard deviations; 0 turns ProbCut off).
 /// 1.5 with the learned evaluation passed an SPRT against 0 (44-2-20, BENCHMARKS.md).
 pub const PROBCUT_T: f64 = 1.5;
