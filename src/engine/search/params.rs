@@ -35,6 +35,14 @@ pub const WIPEOUT_SCAN_MIN_EMPTIES: u32 = 24;
 /// settled by then is abandoned and the normal solve runs).
 pub const WIPEOUT_SCAN_NODES: u64 = 1 << 32;
 
+/// The exact pass after the win/loss/draw one starts with a window of this
+/// many discs either side of the midgame estimate (rounded to an even
+/// score), doubled on each failure. One thread, 128 MB, nodes: FFO #40-#47
+/// 758.7M with the full window, 704.3M at 1, 704.4M at 2, 747.7M at 4;
+/// #26-#39 174.9M, 170.6M at 1, 176.6M at 2. Without the win/loss/draw pass
+/// first, 728.4M at 1.
+pub const EXACT_ASPIRATION_WINDOW: i32 = 1;
+
 /// Nodes between checks of the clock, the stop flag and the node limit.
 pub const POLL_INTERVAL: u64 = 1024;
 
