@@ -67,11 +67,13 @@ impl Drop for CloseOnDrop<'_> {
     }
 }
 
-/// A move of a split node's list: its square and the discs it flips.
+/// A move of a split node's list: its square, the discs it flips, the replies.
 #[derive(Clone, Copy)]
 pub struct SplitMove {
     pub sq: u32,
     pub flips: u64,
+    /// The child's legal moves.
+    pub moves: u64,
 }
 
 /// The moves after the first of a split node, for a helper to share.
