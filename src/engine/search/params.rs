@@ -58,7 +58,11 @@ pub const ENDGAME_SORT_EMPTIES: u32 = 6;
 
 /// Modern fast path: at or below this many empties the solver uses no
 /// table and no sorting, trying moves from the empty squares in parity order.
-pub const SHALLOW_EMPTIES: u32 = 6;
+/// Once the deep nodes got cheaper (no zeroed move list, moves passed down,
+/// ETC from 9), one thread, 128 MB: FFO #40-#47 675.6M nodes 24.3 s at 6,
+/// 627.7M 23.6 s at 5, 551.1M 23.1-23.6 s at 4, 847.9M 27.2-28.0 s at 7;
+/// #26-#39 165.4M 6.2 s at 6, 145.0M 5.64 s at 5, 129.7M 5.60 s at 4.
+pub const SHALLOW_EMPTIES: u32 = 4;
 /// Modern fast path: with at least this many empties, moves are also
 /// ordered by the static evaluation of the child (a shallow search's cheapest
 /// form). With the learned evaluation, 14 took 322M nodes on FFO #40-#44
