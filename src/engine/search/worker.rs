@@ -5,8 +5,8 @@ use super::Progress;
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -119,7 +119,10 @@ impl SplitPool {
     /// Hands `job` to the helper taken by [`SplitPool::acquire`].
     pub fn post(&self, job: SplitJob) {
         job.sp.helpers.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
-        self.queue.lock().unwrap_or_else(|e| e.into_inner()).push_back(job);
+        self.queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(job);
         self.ready.notify_one();
     }
 
