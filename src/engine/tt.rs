@@ -162,6 +162,7 @@ impl TranspositionTable {
         buckets
             .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate a {mb} MB table"))?;
+        advise_huge_pages(&buckets);
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,
@@ -191,6 +192,22 @@ impl TranspositionTable {
         // Multiply-shift maps the key's high bits onto any bucket count.
         let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i].0
+    }
+
+    /// Starts loading `key`'s bucket into the cache, for a probe or store
+    /// soon after: a table much larger than the cache misses on nearly
+    /// every probe, and other work can overlap the wait.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket = self.bucket(key).as_ptr() as *const i8;
+            // SAFETY: a prefetch reads nothing and cannot fault; SSE is baseline on x86_64.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The entry stored for `key`, if any.
@@ -245,6 +262,29 @@ impl TranspositionTable {
     pub fn megabytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
+}
+
+/// Asks the kernel to back the table's (still untouched) allocation with
+/// 2 MB pages where transparent huge pages are enabled for `madvise`: every
+/// probe is a random access, and with 4 KB pages a table of 128 MB misses
+/// the TLB on almost every one. A hint only; nothing changes where refused.
+fn advise_huge_pages(buckets: &Vec<Bucket>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = buckets.as_ptr() as usize;
+        let len = buckets.capacity() * std::mem::size_of::<Bucket>();
+        // The whole 2 MB pages inside the allocation.
+        let first = start.next_multiple_of(HUGE);
+        let end = (start + len) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: the range lies inside this process's own allocation;
+            // MADV_HUGEPAGE changes no contents.
+            unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = buckets;
 }
 
 /// Memory the system can give without swapping (Linux `MemAvailable`), if known.

@@ -18,7 +18,7 @@ use crate::rules::square::Move;
 use root::{pv_from_tt, Plan, RootMove};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
-use worker::{SplitPool, Worker};
+use worker::{CloseOnDrop, SplitPool, Worker};
 
 pub use midgame::probcut_shallow_depth;
 
@@ -312,6 +312,28 @@ impl Engine {
         let (tt, eval) = (&self.tt, self.evaluator.as_ref());
         let search_params = self.settings.params;
         let (report, nodes, moves) = std::thread::scope(|s| {
+            if let Some(pool) = pool {
+                for _ in 1..self.settings.threads {
+                    let done = &done;
+                    std::thread::Builder::new()
+                        .stack_size(params::THREAD_STACK)
+                        .spawn_scoped(s, move || {
+                            let mut w = Worker::new(
+                                tt,
+                                eval,
+                                empties_to_winner,
+                                stop,
+                                done,
+                                deadline,
+                                None,
+                            );
+                            w.pool = Some(pool);
+                            w.params = search_params;
+                            pool.serve(w);
+                        })
+                        .expect("spawn a search thread");
+                }
+            }
             let helpers: Vec<_> = (1..threads)
                 .map(|h| {
                     let mut moves = moves.clone();
@@ -356,6 +378,7 @@ impl Engine {
                     w.pool = pool;
                     w.params = search_params;
                     w.progress = progress;
+                    let _close = pool.map(CloseOnDrop);
                     let report = w.think(&mut moves, plan, empties);
                     done.store(true, Relaxed);
                     (report, w.nodes, moves)

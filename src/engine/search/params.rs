@@ -35,6 +35,14 @@ pub const WIPEOUT_SCAN_MIN_EMPTIES: u32 = 24;
 /// settled by then is abandoned and the normal solve runs).
 pub const WIPEOUT_SCAN_NODES: u64 = 1 << 32;
 
+/// The exact pass after the win/loss/draw one starts with a window of this
+/// many discs either side of the midgame estimate (rounded to an even
+/// score), doubled on each failure. One thread, 128 MB, nodes: FFO #40-#47
+/// 758.7M with the full window, 704.3M at 1, 704.4M at 2, 747.7M at 4;
+/// #26-#39 174.9M, 170.6M at 1, 176.6M at 2. Without the win/loss/draw pass
+/// first, 728.4M at 1.
+pub const EXACT_ASPIRATION_WINDOW: i32 = 1;
+
 /// Nodes between checks of the clock, the stop flag and the node limit.
 pub const POLL_INTERVAL: u64 = 1024;
 
@@ -50,7 +58,11 @@ pub const ENDGAME_SORT_EMPTIES: u32 = 6;
 
 /// Modern fast path: at or below this many empties the solver uses no
 /// table and no sorting, trying moves from the empty squares in parity order.
-pub const SHALLOW_EMPTIES: u32 = 6;
+/// Once the deep nodes got cheaper (no zeroed move list, moves passed down,
+/// ETC from 9), one thread, 128 MB: FFO #40-#47 675.6M nodes 24.3 s at 6,
+/// 627.7M 23.6 s at 5, 551.1M 23.1-23.6 s at 4, 847.9M 27.2-28.0 s at 7;
+/// #26-#39 165.4M 6.2 s at 6, 145.0M 5.64 s at 5, 129.7M 5.60 s at 4.
+pub const SHALLOW_EMPTIES: u32 = 4;
 /// Modern fast path: with at least this many empties, moves are also
 /// ordered by the static evaluation of the child (a shallow search's cheapest
 /// form). With the learned evaluation, 14 took 322M nodes on FFO #40-#44
@@ -60,8 +72,11 @@ pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 14;
 /// Evaluation units per ordering point in that order.
 pub const ENDGAME_EVAL_ORDER_DIVISOR: i32 = 8;
 /// Modern fast path: with at least this many empties, children are probed
-/// in the table before searching (enhanced transposition cutoffs).
-pub const ENDGAME_ETC_EMPTIES: u32 = 12;
+/// in the table before searching (enhanced transposition cutoffs). With the
+/// children's buckets prefetched, one thread, 128 MB, FFO #40-#47: 704.3M
+/// nodes at 12, 722.3M at 14, 689.2M at 10, 675.6M at 9 (8: the same, its
+/// children are below the table); #26-#39 170.6M at 12, 165.4M at 9.
+pub const ENDGAME_ETC_EMPTIES: u32 = 9;
 
 /// Exact solves with two or more threads split nodes with at least this
 /// many empties (after their first move) between idle threads.
@@ -79,11 +94,6 @@ pub const ORDER_TT_BONUS: i32 = 1 << 24;
 
 /// Stack size for search threads: move lists live on the stack, up to 60 plies deep.
 pub const THREAD_STACK: usize = 16 << 20;
-
-/// Stack size for split-point helpers: they search at most 60 plies of the
-/// solver (about 2 KB a ply). Small, so spawning one is cheap (a large stack
-/// can be backed by huge pages that the kernel must zero).
-pub const SPLIT_STACK: usize = 1 << 20;
 
 /// Default ProbCut confidence (standard deviations; 0 turns ProbCut off).
 /// 1.5 with the learned evaluation passed an SPRT against 0 (44-2-20, BENCHMARKS.md).

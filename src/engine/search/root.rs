@@ -260,6 +260,7 @@ impl Worker<'_> {
             }
         }
         // Win/loss/draw first: cheap, and it bounds the exact solve's window.
+        let guess = report.score;
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         if !plan.multi() {
             let (a, b) = (-UNITS_PER_DISC, UNITS_PER_DISC);
@@ -286,12 +287,36 @@ impl Worker<'_> {
                 }
             }
         }
-        let pass = self.root_pass(moves, Mode::Solve, alpha, beta, plan);
-        if !pass.completed {
-            self.accept_partial(moves, &mut report, pass.best, alpha);
-            return report;
+        // The exact pass: an aspiration window at the midgame estimate
+        // (rounded to an even score, as a full board scores), widened on each failure.
+        let u = UNITS_PER_DISC;
+        let (mut a, mut b) = (alpha, beta);
+        let mut delta = EXACT_ASPIRATION_WINDOW * u;
+        if !plan.multi() {
+            let g = 2 * u * (guess as f64 / (2 * u) as f64).round() as i32;
+            (a, b) = ((g - delta).max(alpha), (g + delta).min(beta));
+            if a >= b {
+                (a, b) = (alpha, beta);
+            }
         }
-        let (i, v) = pass.best.expect("a completed pass scored a move");
+        let (i, v) = loop {
+            let pass = self.root_pass(moves, Mode::Solve, a, b, plan);
+            if !pass.completed {
+                self.accept_partial(moves, &mut report, pass.best, a);
+                return report;
+            }
+            let (i, v) = pass.best.expect("a completed pass scored a move");
+            // Fail-soft: a fail low bounds the value by `v` from above, a fail high from below.
+            if v <= a && a > alpha {
+                (a, b) = ((v - delta).max(alpha), (v + u).min(beta));
+            } else if v >= b && b < beta {
+                put_first(moves, i);
+                (a, b) = ((v - u).max(alpha), (v + delta).min(beta));
+            } else {
+                break (i, v);
+            }
+            delta *= 2;
+        };
         order(moves, i);
         report.score = v;
         report.exact = true;

@@ -5,8 +5,9 @@ use super::Progress;
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 /// What a search thread shares and counts. The midgame search, the endgame
@@ -40,11 +41,55 @@ pub struct Worker<'a> {
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
 }
 
-/// Threads available to the exact solver's split points (YBWC).
+/// Helper threads of the exact solver's split points (YBWC). They live as
+/// long as the search, waiting for work ([`SplitPool::serve`]): a thread
+/// spawned per split cost more than the split gained at the smaller nodes.
 pub struct SplitPool {
+    /// Helpers not busy with a job (nor about to take one).
     idle: AtomicUsize,
     /// Nodes with fewer empties are never split.
     pub min_empties: u32,
+    /// Jobs posted and not yet taken.
+    queue: Mutex<VecDeque<SplitJob>>,
+    /// Signalled when a job is posted or the pool closes.
+    ready: Condvar,
+    /// Set once the search is over: helpers return.
+    closed: AtomicBool,
+}
+
+/// Closes the pool when dropped, so that the helpers end even when the
+/// main search thread panics.
+pub struct CloseOnDrop<'a>(pub &'a SplitPool);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// A move of a split node's list: its square, the discs it flips, the replies.
+#[derive(Clone, Copy)]
+pub struct SplitMove {
+    pub sq: u32,
+    pub flips: u64,
+    /// The child's legal moves.
+    pub moves: u64,
+}
+
+/// The moves after the first of a split node, for a helper to share.
+pub struct SplitJob {
+    pub sp: Arc<SplitPoint>,
+    /// The split points the helper searches below (`sp` last): a cutoff at
+    /// any of them stops it.
+    pub splits: Vec<Arc<SplitPoint>>,
+    pub player: u64,
+    pub opponent: u64,
+    pub beta: i32,
+    pub empties: u32,
+    /// The node's moves in search order (the first one already searched).
+    pub moves: Arc<[SplitMove]>,
+    /// The solver kernel's entry for a helper (the kernel the poster runs).
+    pub run: unsafe fn(&mut Worker<'_>, &SplitJob),
 }
 
 impl SplitPool {
@@ -52,6 +97,9 @@ impl SplitPool {
         SplitPool {
             idle: AtomicUsize::new(idle),
             min_empties: super::params::SPLIT_MIN_EMPTIES,
+            queue: Mutex::new(VecDeque::new()),
+            ready: Condvar::new(),
+            closed: AtomicBool::new(false),
         }
     }
 
@@ -68,8 +116,62 @@ impl SplitPool {
         false
     }
 
-    pub fn release(&self) {
-        self.idle.fetch_add(1, Relaxed);
+    /// Hands `job` to the helper taken by [`SplitPool::acquire`].
+    pub fn post(&self, job: SplitJob) {
+        job.sp.helpers.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
+        self.queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push_back(job);
+        self.ready.notify_one();
+    }
+
+    /// A helper thread's life: runs posted jobs with `w` (the search's
+    /// tables and flags) until the pool closes.
+    pub fn serve(&self, mut w: Worker<'_>) {
+        loop {
+            let mut job = {
+                let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    if let Some(job) = q.pop_front() {
+                        break job;
+                    }
+                    if self.closed.load(Relaxed) {
+                        return;
+                    }
+                    q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            w.nodes = 0;
+            w.stopped = false;
+            w.next_poll = POLL_INTERVAL;
+            w.splits = std::mem::take(&mut job.splits);
+            // SAFETY: `run` is the poster's kernel, which this CPU runs.
+            unsafe { (job.run)(&mut w, &job) };
+            w.splits.clear();
+            self.idle.fetch_add(1, Relaxed);
+            job.sp.finish(w.nodes);
+        }
+    }
+
+    /// Takes back `sp`'s job if no helper has started it (the poster
+    /// finished the node alone), so that the poster need not wait for one
+    /// to wake up only to find nothing left.
+    pub fn retract(&self, sp: &Arc<SplitPoint>) {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = q.iter().position(|j| Arc::ptr_eq(&j.sp, sp)) {
+            q.remove(i);
+            drop(q);
+            self.idle.fetch_add(1, Relaxed);
+            sp.finish(0);
+        }
+    }
+
+    /// Ends the helpers once they are idle (the search is over).
+    pub fn close(&self) {
+        let _q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        self.closed.store(true, Relaxed);
+        self.ready.notify_all();
     }
 }
 
@@ -79,6 +181,10 @@ pub struct SplitPoint {
     pub state: Mutex<SplitState>,
     /// Set on a beta cutoff: everyone below this node stops.
     pub cutoff: AtomicBool,
+    /// Helpers still working here, and the nodes the finished ones searched.
+    helpers: Mutex<(usize, u64)>,
+    /// Signalled when a helper finishes here.
+    finished: Condvar,
 }
 
 /// The shared part of a split node's search.
@@ -100,7 +206,26 @@ impl SplitPoint {
                 best_move,
             }),
             cutoff: AtomicBool::new(false),
+            helpers: Mutex::new((0, 0)),
+            finished: Condvar::new(),
         }
+    }
+
+    fn finish(&self, nodes: u64) {
+        let mut h = self.helpers.lock().unwrap_or_else(|e| e.into_inner());
+        h.0 -= 1;
+        h.1 += nodes;
+        self.finished.notify_all();
+    }
+
+    /// Waits until every helper has left this split point; returns the
+    /// nodes they searched here.
+    pub fn join_helpers(&self) -> u64 {
+        let mut h = self.helpers.lock().unwrap_or_else(|e| e.into_inner());
+        while h.0 > 0 {
+            h = self.finished.wait(h).unwrap_or_else(|e| e.into_inner());
+        }
+        h.1
     }
 }
 
@@ -130,19 +255,6 @@ impl<'a> Worker<'a> {
             splits: Vec::new(),
             params: Params::default(),
             progress: None,
-        }
-    }
-
-    /// A worker for a helper thread at a split point: the same tables,
-    /// flags and deadline, no node budget of its own, the same split chain.
-    pub fn helper(&self) -> Worker<'a> {
-        Worker {
-            nodes: 0,
-            stopped: false,
-            node_limit: None,
-            next_poll: POLL_INTERVAL,
-            splits: self.splits.clone(),
-            ..*self
         }
     }
 
