@@ -365,9 +365,11 @@ impl SwingArgs {
             min_depth: self.min_depth,
             max_depth: self.max_depth,
             seed: self.seed,
-            leaf_tempo: self.tempo.map_or(mollett::engine::search::params::LEAF_TEMPO, |t| {
-                (t * mollett::engine::eval::UNITS_PER_DISC as f64).round() as i32
-            }),
+            leaf_tempo: self
+                .tempo
+                .map_or(mollett::engine::search::params::LEAF_TEMPO, |t| {
+                    (t * mollett::engine::eval::UNITS_PER_DISC as f64).round() as i32
+                }),
         }
     }
 }

@@ -119,9 +119,11 @@ pub fn draw_samples(
 ) -> Result<Vec<Sample>, String> {
     let mut pool = Vec::new();
     for f in files {
-        pool.extend(read_samples(f)?.into_iter().filter(|s| {
-            !s.pos.in_classic_opening() && s.pos.moves() != 0 && keep(&s.pos)
-        }));
+        pool.extend(
+            read_samples(f)?
+                .into_iter()
+                .filter(|s| !s.pos.in_classic_opening() && s.pos.moves() != 0 && keep(&s.pos)),
+        );
     }
     if pool.is_empty() {
         return Err("no usable positions in the files (check the empties and depth limits)".into());
@@ -142,11 +144,7 @@ pub fn draw_samples(
 /// score, which counts empty squares for the winner.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     if path.extension().is_some_and(|e| e == "games") {
-        let c = corpus::read(path)?;
-        for s in &c.skipped {
-            eprintln!("{}: {s} (skipped)", path.display());
-        }
-        return Ok(corpus::samples(&c));
+        return corpus_samples(path, &GameLimits::default(), false);
     }
     if path.extension().is_some_and(|e| e == "obf") {
         let problems = crate::rules::obf::read(path)?;

@@ -205,7 +205,10 @@ mod tests {
         // FFO problems carry exact results: each depth's error against them.
         assert_eq!(report.exact, 3);
         let bias = learned.bias.as_ref().unwrap();
-        assert_eq!(bias.iter().map(|b| b.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+        assert_eq!(
+            bias.iter().map(|b| b.0).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4]
+        );
     }
 
     #[test]

@@ -24,8 +24,7 @@ impl Worker<'_> {
             if depth <= 0 {
                 // A leaf after a pass: the side to move now is the one that
                 // chose this line, so the tempo goes the other way.
-                let v = self.eval.evaluate(&passed) - self.params.leaf_tempo;
-                return -v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+                return -self.leaf(&passed, -self.params.leaf_tempo);
             }
             // A pass costs no depth: it is forced and changes nothing on the board.
             return -self.pvs(&passed, depth, -beta, -alpha);
@@ -37,8 +36,7 @@ impl Worker<'_> {
             return self.solve(pos, a, b, empties) * UNITS_PER_DISC;
         }
         if depth <= 0 {
-            let v = self.eval.evaluate(pos) + self.params.leaf_tempo;
-            return v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            return self.leaf(pos, self.params.leaf_tempo);
         }
 
         let key = pos.key();
@@ -104,6 +102,12 @@ impl Worker<'_> {
 }
 
 impl Worker<'_> {
+    /// A leaf's value: the static evaluation plus `tempo` for the side to move.
+    #[inline]
+    fn leaf(&self, pos: &Position, tempo: i32) -> i32 {
+        (self.eval.evaluate(pos) + tempo).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
     /// Multi-ProbCut (Buro): a shallow null-window search predicts whether
     /// the deep one would fail high (or low), with `probcut_t` standard
     /// deviations of the evaluation's shallow-to-deep error as the margin.

@@ -311,24 +311,29 @@ impl Engine {
         };
         let (tt, eval) = (&self.tt, self.evaluator.as_ref());
         let search_params = self.settings.params;
+        let done = &done;
+        // Every search thread's worker: the shared tables, stop conditions and parameters.
+        let new_worker = move |node_limit: Option<u64>| {
+            let mut w = Worker::new(
+                tt,
+                eval,
+                empties_to_winner,
+                stop,
+                done,
+                deadline,
+                node_limit,
+            );
+            w.params = search_params;
+            w
+        };
         let (report, nodes, moves) = std::thread::scope(|s| {
             if let Some(pool) = pool {
                 for _ in 1..self.settings.threads {
-                    let done = &done;
                     std::thread::Builder::new()
                         .stack_size(params::THREAD_STACK)
                         .spawn_scoped(s, move || {
-                            let mut w = Worker::new(
-                                tt,
-                                eval,
-                                empties_to_winner,
-                                stop,
-                                done,
-                                deadline,
-                                None,
-                            );
+                            let mut w = new_worker(None);
                             w.pool = Some(pool);
-                            w.params = search_params;
                             pool.serve(w);
                         })
                         .expect("spawn a search thread");
@@ -341,42 +346,23 @@ impl Engine {
                         helper: h,
                         ..plan.clone()
                     };
-                    let done = &done;
                     std::thread::Builder::new()
                         .stack_size(params::THREAD_STACK)
                         .spawn_scoped(s, move || {
-                            let mut w = Worker::new(
-                                tt,
-                                eval,
-                                empties_to_winner,
-                                stop,
-                                done,
-                                deadline,
-                                None,
-                            );
-                            w.params = search_params;
+                            let mut w = new_worker(None);
                             w.think(&mut moves, &plan, empties);
                             w.nodes
                         })
                         .expect("spawn a search thread")
                 })
                 .collect();
-            let (plan, done) = (&plan, &done);
+            let plan = &plan;
             let main = std::thread::Builder::new()
                 .stack_size(params::THREAD_STACK)
                 .spawn_scoped(s, move || {
                     let mut moves = moves;
-                    let mut w = Worker::new(
-                        tt,
-                        eval,
-                        empties_to_winner,
-                        stop,
-                        done,
-                        deadline,
-                        limits.nodes,
-                    );
+                    let mut w = new_worker(limits.nodes);
                     w.pool = pool;
-                    w.params = search_params;
                     w.progress = progress;
                     let _close = pool.map(CloseOnDrop);
                     let report = w.think(&mut moves, plan, empties);
