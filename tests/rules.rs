@@ -80,6 +80,38 @@ fn variants() -> impl Strategy<Value = (Variant, Color)> {
     ]
 }
 
+#[test]
+fn the_last_move_flips_what_the_rules_text_says() {
+    // Every square as the one empty square, on boards from nearly all the
+    // opponent's to nearly all the player's (long runs to bracket or not).
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for sq in 0..64u32 {
+        for i in 0..600 {
+            let r = next();
+            let player = match i % 5 {
+                0 => r & next() & next(),
+                1 => r & next(),
+                2 => r,
+                3 => r | next(),
+                _ => r | next() | next(),
+            } & !(1u64 << sq);
+            let opponent = !player & !(1u64 << sq);
+            let expect = reference_flips(player, opponent, sq as usize).count_ones();
+            assert_eq!(
+                mollett::rules::bitboard::count_last_flips(player, sq),
+                expect,
+                "player {player:#018x}, last square {sq}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -101,6 +101,84 @@ pub fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
     flipped
 }
 
+/// Discs flipped when `player` places on `sq`, the board's one empty square
+/// (every other square not the player's is the opponent's): the last move of
+/// a game, which the exact solver plays at every leaf. Same as
+/// `flips(player, !player & !(1 << sq), sq).count_ones()`, without building
+/// the flips: each of the four lines through `sq` is gathered into a byte
+/// (shifts and multiplications, no `pext`, which is slow on older AMD
+/// CPUs) and looked up in [`LAST_FLIP_COUNT`].
+#[inline(always)]
+pub fn count_last_flips(player: u64, sq: u32) -> u32 {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    let (col, row) = ((sq & 7) as usize, (sq >> 3) as usize);
+    let [diag, anti] = LAST_FLIP_DIAGONALS[sq as usize];
+    // A row is a byte already; a column's bit r lands on bit r of the top
+    // byte; a diagonal's squares sit in distinct columns, so summing the
+    // bytes (multiplying by FILE_A) packs the diagonal into the top byte by column.
+    let row_bits = (player >> (sq & 56)) as u8 as usize;
+    let col_bits = (((player >> col) & FILE_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+    let diag_bits = ((player & diag).wrapping_mul(FILE_A) >> 56) as usize;
+    let anti_bits = ((player & anti).wrapping_mul(FILE_A) >> 56) as usize;
+    (LAST_FLIP_COUNT[col][row_bits]
+        + LAST_FLIP_COUNT[row][col_bits]
+        + LAST_FLIP_COUNT[col][diag_bits]
+        + LAST_FLIP_COUNT[col][anti_bits]) as u32
+}
+
+/// `[i][bits]`: opponent discs flipped by placing at position `i` of a full
+/// line of eight whose player discs are `bits` (bit `i` ignored). A shorter
+/// line (a diagonal) reads its missing squares as the opponent's: they lie
+/// beyond the line's ends, where a run of opponent discs never brackets.
+static LAST_FLIP_COUNT: [[u8; 256]; 8] = make_last_flip_count();
+
+const fn make_last_flip_count() -> [[u8; 256]; 8] {
+    let mut t = [[0u8; 256]; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut bits = 0;
+        while bits < 256 {
+            let mut n = 0;
+            // Towards higher positions, then lower: a run of the opponent's discs ended by the player's.
+            let mut j = i + 1;
+            while j < 8 && bits >> j & 1 == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                n += j - i - 1;
+            }
+            let mut j = i as i32 - 1;
+            while j >= 0 && bits >> j & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                n += i - j as usize - 1;
+            }
+            t[i][bits] = n as u8;
+            bits += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The two diagonals through each square (a1-h8 direction, then a8-h1), the square included.
+static LAST_FLIP_DIAGONALS: [[u64; 2]; 64] = make_last_flip_diagonals();
+
+const fn make_last_flip_diagonals() -> [[u64; 2]; 64] {
+    let rays = make_rays();
+    let mut t = [[0u64; 2]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        // RAYS directions: 2 = NE, 6 = SW (one diagonal); 3 = NW, 7 = SE (the other).
+        t[sq][0] = rays[sq][2] | rays[sq][6] | bit;
+        t[sq][1] = rays[sq][3] | rays[sq][7] | bit;
+        sq += 1;
+    }
+    t
+}
+
 /// Moves of `opponent` once `player` has played on `sq` (a legal move): what a
 /// perft node just above the leaves counts for each of its moves.
 #[inline(always)]

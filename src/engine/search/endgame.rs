@@ -10,16 +10,17 @@
 //! The fast path: with many empties, a transposition table, stability
 //! cutoffs, enhanced transposition cutoffs and fastest-first ordering (fewest
 //! opponent replies, parity, the table's move; a static evaluation at the
-//! root-most levels); with few, no table and moves tried in parity order
-//! straight from the empty squares; the last two and the last empty square
-//! have code of their own.
+//! root-most levels, a 1-ply search over it from 16 empties); with few, no
+//! table and moves tried in parity order straight from the empty squares;
+//! the last two and the last empty square have code of their own (the last
+//! one counts its flips without making them).
 
 use super::ordering::MoveList;
 use super::params::*;
 use super::worker::{SplitJob, SplitMove, SplitPoint, Worker};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
-use crate::rules::bitboard::Bits;
+use crate::rules::bitboard::{count_last_flips, Bits};
 use crate::rules::color::Variant;
 use crate::rules::geometry::{neighbours, odd_quadrants, stable_discs, CORNERS};
 use crate::rules::position::{final_score_raw, key_raw, Position};
@@ -124,6 +125,7 @@ macro_rules! kernel {
             let mut len = 0;
             let odd = odd_quadrants(!(p | o));
             let by_eval = n >= ENDGAME_EVAL_ORDER_EMPTIES;
+            let order_depth = (n >= ENDGAME_ORDER_SEARCH_EMPTIES) as u32;
             let etc = use_tt && n >= ENDGAME_ETC_EMPTIES;
             let empties_now = !(p | o);
             for sq in Bits(moves) {
@@ -152,14 +154,7 @@ macro_rules! kernel {
                         s += ORDER_PARITY_BONUS;
                     }
                     if by_eval {
-                        let child = Position {
-                            player: cp,
-                            opponent: co,
-                            side: crate::rules::color::Color::Black,
-                            variant: Variant::Modern,
-                            supply: [0, 0],
-                        };
-                        s -= w.eval.evaluate(&child) / ENDGAME_EVAL_ORDER_DIVISOR;
+                        s -= order_value(w, cp, co, order_depth, -INFINITY, INFINITY) / ENDGAME_EVAL_ORDER_DIVISOR;
                     }
                     s
                 };
@@ -260,6 +255,42 @@ macro_rules! kernel {
                 );
             }
             best
+        }
+
+        /// The ordering value of (`p`, `o`) for `p`: a `depth`-ply alpha-beta
+        /// search over the static evaluation (evaluation units, fail-hard in
+        /// (`alpha`, `beta`)). Its nodes count as the solver's.
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn order_value(w: &mut Worker<'_>, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+            w.nodes += 1;
+            if depth == 0 {
+                let pos = Position {
+                    player: p,
+                    opponent: o,
+                    side: crate::rules::color::Color::Black,
+                    variant: Variant::Modern,
+                    supply: [0, 0],
+                };
+                return w.eval.evaluate(&pos);
+            }
+            let moves = $moves(p, o);
+            if moves == 0 {
+                if $moves(o, p) == 0 {
+                    return final_score_raw(p, o, w.empties_to_winner) * UNITS_PER_DISC;
+                }
+                return -order_value(w, o, p, depth - 1, -beta, -alpha);
+            }
+            for sq in Bits(moves) {
+                let f = $flips(p, o, sq);
+                let v = -order_value(w, o & !f, p | f | 1u64 << sq, depth - 1, -beta, -alpha);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+            alpha
         }
 
         /// A helper's share of a posted split node.
@@ -406,13 +437,14 @@ macro_rules! kernel {
         #[inline(always)]
         unsafe fn last1(w: &mut Worker<'_>, p: u64, o: u64, sq: u32) -> i32 {
             w.nodes += 1;
-            let f = $flips(p, o, sq);
-            if f != 0 {
-                return 2 * (p | f).count_ones() as i32 + 2 - 64;
+            // Only the number of flips matters here, and the full board gives it cheaply.
+            let n = count_last_flips(p, sq) as i32;
+            if n != 0 {
+                return 2 * (p.count_ones() as i32 + n + 1) - 64;
             }
-            let f = $flips(o, p, sq);
-            if f != 0 {
-                return 2 * (p & !f).count_ones() as i32 - 64;
+            let n = count_last_flips(o, sq) as i32;
+            if n != 0 {
+                return 2 * (p.count_ones() as i32 - n) - 64;
             }
             final_score_raw(p, o, w.empties_to_winner)
         }

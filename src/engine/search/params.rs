@@ -67,8 +67,18 @@ pub const SHALLOW_EMPTIES: u32 = 4;
 /// ordered by the static evaluation of the child (a shallow search's cheapest
 /// form). With the learned evaluation, 14 took 322M nodes on FFO #40-#44
 /// and #46-#47 against 365M at 16, 307M (but slower) at 12, 430M at 18; a
-/// 1- or 2-ply search instead of the static value cost more than it saved.
+/// 1- or 2-ply search instead of the static value cost more than it saved
+/// from 14 empties (it pays from 16: [`ENDGAME_ORDER_SEARCH_EMPTIES`]).
 pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 14;
+/// With at least this many empties the static value of
+/// [`ENDGAME_EVAL_ORDER_EMPTIES`] becomes a 1-ply search over it (the
+/// best reply's value; its evaluations count as nodes). One thread, 128 MB,
+/// FFO #40-#49, nodes and seconds with self-play paused: 1,511M 60.1 s with
+/// no search, 1,244M 48.8 s at 16, 1,294M 48.4 s at 17, 1,340M 51.9 s at
+/// 18, 1,260M at 15. A second ply from 22 or 24 empties saved under 7% of
+/// the nodes of #50 and cost more on #52 (884M/834M against 894M, 337M/361M
+/// against 320M).
+pub const ENDGAME_ORDER_SEARCH_EMPTIES: u32 = 16;
 /// Evaluation units per ordering point in that order.
 pub const ENDGAME_EVAL_ORDER_DIVISOR: i32 = 8;
 /// Modern fast path: with at least this many empties, children are probed
