@@ -230,7 +230,7 @@ macro_rules! kernel {
                     participate(w, &sp, p, o, &moves, beta, n);
                     w.splits.pop();
                     pool.retract(&sp);
-                    let helper_nodes = sp.join_helpers();
+                    let helper_nodes = pool.join(w, &sp);
                     w.nodes += helper_nodes;
                     // A stop caused by this split's own cutoff ends here.
                     w.stopped = w.stopped && w.must_stop();

@@ -150,8 +150,82 @@ impl SplitPool {
             unsafe { (job.run)(&mut w, &job) };
             w.splits.clear();
             self.idle.fetch_add(1, Relaxed);
-            job.sp.finish(w.nodes);
+            self.finished(&job.sp, w.nodes);
         }
+    }
+
+    /// A helper leaves `sp` having searched `nodes` there; wakes its poster
+    /// (which may be waiting in [`SplitPool::join`] for this).
+    fn finished(&self, sp: &SplitPoint, nodes: u64) {
+        sp.finish(nodes);
+        let _q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        self.ready.notify_all();
+    }
+
+    /// Waits until every helper has left `sp`, the split point `w` posted
+    /// and has run out of moves at; returns the nodes they searched there.
+    /// While it waits, `w` counts as idle and runs jobs posted below `sp`
+    /// (a helper splitting its share), so the poster's core does not sit
+    /// idle while the last helper finishes ("helpful master").
+    pub fn join(&self, w: &mut Worker<'_>, sp: &Arc<SplitPoint>) -> u64 {
+        self.idle.fetch_add(1, Relaxed);
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        // The helper count is read under the queue's lock, and a finishing
+        // helper notifies under it: no wake-up is lost.
+        while sp.helpers_left() > 0 {
+            let below = q
+                .iter()
+                .position(|j| j.splits.iter().any(|s| Arc::ptr_eq(s, sp)));
+            if let Some(job) = below.and_then(|i| q.remove(i)) {
+                drop(q);
+                self.run_here(w, &job);
+                self.idle.fetch_add(1, Relaxed);
+                q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            } else {
+                q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+        // Take back the idle slot; if a poster has just claimed it, run that
+        // poster's job (it is posted right after the claim, or retracted).
+        loop {
+            let n = self.idle.load(Relaxed);
+            if n > 0 {
+                if self
+                    .idle
+                    .compare_exchange_weak(n, n - 1, Relaxed, Relaxed)
+                    .is_ok()
+                {
+                    break;
+                }
+                continue;
+            }
+            if let Some(job) = q.pop_front() {
+                drop(q);
+                self.run_here(w, &job);
+                q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+                break;
+            }
+            q = self
+                .ready
+                .wait_timeout(q, std::time::Duration::from_micros(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        drop(q);
+        sp.helper_nodes()
+    }
+
+    /// Runs a posted job on a thread that is waiting at a split point of its
+    /// own, leaving its state as it was (its nodes go to the job's poster).
+    fn run_here(&self, w: &mut Worker<'_>, job: &SplitJob) {
+        let (nodes, stopped) = (w.nodes, w.stopped);
+        let splits = std::mem::replace(&mut w.splits, job.splits.clone());
+        w.stopped = false;
+        // SAFETY: `run` is the poster's kernel, which this CPU runs.
+        unsafe { (job.run)(w, job) };
+        let searched = w.nodes - nodes;
+        (w.nodes, w.stopped, w.splits) = (nodes, stopped, splits);
+        self.finished(&job.sp, searched);
     }
 
     /// Takes back `sp`'s job if no helper has started it (the poster
@@ -183,8 +257,6 @@ pub struct SplitPoint {
     pub cutoff: AtomicBool,
     /// Helpers still working here, and the nodes the finished ones searched.
     helpers: Mutex<(usize, u64)>,
-    /// Signalled when a helper finishes here.
-    finished: Condvar,
 }
 
 /// The shared part of a split node's search.
@@ -207,7 +279,6 @@ impl SplitPoint {
             }),
             cutoff: AtomicBool::new(false),
             helpers: Mutex::new((0, 0)),
-            finished: Condvar::new(),
         }
     }
 
@@ -215,17 +286,15 @@ impl SplitPoint {
         let mut h = self.helpers.lock().unwrap_or_else(|e| e.into_inner());
         h.0 -= 1;
         h.1 += nodes;
-        self.finished.notify_all();
     }
 
-    /// Waits until every helper has left this split point; returns the
-    /// nodes they searched here.
-    pub fn join_helpers(&self) -> u64 {
-        let mut h = self.helpers.lock().unwrap_or_else(|e| e.into_inner());
-        while h.0 > 0 {
-            h = self.finished.wait(h).unwrap_or_else(|e| e.into_inner());
-        }
-        h.1
+    fn helpers_left(&self) -> usize {
+        self.helpers.lock().unwrap_or_else(|e| e.into_inner()).0
+    }
+
+    /// The nodes the helpers that have left searched here.
+    fn helper_nodes(&self) -> u64 {
+        self.helpers.lock().unwrap_or_else(|e| e.into_inner()).1
     }
 }
 
