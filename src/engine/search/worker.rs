@@ -218,13 +218,15 @@ impl SplitPool {
     /// Runs a posted job on a thread that is waiting at a split point of its
     /// own, leaving its state as it was (its nodes go to the job's poster).
     fn run_here(&self, w: &mut Worker<'_>, job: &SplitJob) {
-        let (nodes, stopped) = (w.nodes, w.stopped);
+        // The poll mark too: left past the job's nodes, the next check of
+        // the clock would come that many nodes late.
+        let (nodes, stopped, next_poll) = (w.nodes, w.stopped, w.next_poll);
         let splits = std::mem::replace(&mut w.splits, job.splits.clone());
         w.stopped = false;
         // SAFETY: `run` is the poster's kernel, which this CPU runs.
         unsafe { (job.run)(w, job) };
         let searched = w.nodes - nodes;
-        (w.nodes, w.stopped, w.splits) = (nodes, stopped, splits);
+        (w.nodes, w.stopped, w.next_poll, w.splits) = (nodes, stopped, next_poll, splits);
         self.finished(&job.sp, searched);
     }
 
