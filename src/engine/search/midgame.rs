@@ -62,7 +62,15 @@ impl Worker<'_> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let list = MoveList::midgame(pos, moves, tt_move, depth, self.eval, &self.params);
+        let list = MoveList::midgame(
+            pos,
+            moves,
+            tt_move,
+            depth,
+            self.eval,
+            &self.params,
+            self.fast_cpu,
+        );
         for (i, c) in list.as_slice().iter().enumerate() {
             let mut v;
             if i == 0 {
