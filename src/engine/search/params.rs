@@ -77,7 +77,8 @@ pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 14;
 /// no search, 1,244M 48.8 s at 16, 1,294M 48.4 s at 17, 1,340M 51.9 s at
 /// 18, 1,260M at 15. A second ply from 22 or 24 empties saved under 7% of
 /// the nodes of #50 and cost more on #52 (884M/834M against 894M, 337M/361M
-/// against 320M).
+/// against 320M); from 24, one thread, 256 MB: #53 2,469M against 2,527M,
+/// #57 4,831M against 4,350M.
 pub const ENDGAME_ORDER_SEARCH_EMPTIES: u32 = 16;
 /// Evaluation units per ordering point in that order.
 pub const ENDGAME_EVAL_ORDER_DIVISOR: i32 = 8;
