@@ -52,3 +52,43 @@ fn ffo_20_to_39_are_solved_exactly_with_two_threads() {
 fn ffo_20_to_39_are_solved_exactly_with_four_threads() {
     check("fforum-20-39.obf", 4);
 }
+
+/// What a user watching a long solve sees, in order: the midgame
+/// iterations one ply deeper each, the selective pass to the end, then the
+/// win/loss/draw and exact results, the last one the right score.
+#[test]
+fn a_long_solve_reports_its_passes_in_order() {
+    use mollett::engine::search::{Progress, Stage};
+    use std::sync::Mutex;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-20-39.obf");
+    let problems = mollett::rules::obf::read(&path).unwrap();
+    // 20 empties, not a draw (a draw needs no exact pass after the win/loss/draw one).
+    let p = problems
+        .iter()
+        .find(|p| p.pos.empty_count() == 20 && p.best_score() != Some(0))
+        .unwrap();
+    let steps = Mutex::new(Vec::new());
+    let record = |s: &Progress| steps.lock().unwrap().push((s.stage, s.depth, s.score));
+    let mut engine = suite::engine(1, 16);
+    let solved = suite::solve_with_progress(&mut engine, p, Some(&record));
+    assert!(
+        solved.correct,
+        "#{}: {} {:+}",
+        p.id, solved.best, solved.score
+    );
+    let steps = steps.into_inner().unwrap();
+    let stages: Vec<Stage> = steps.iter().map(|s| s.0).collect();
+    let midgame: Vec<u32> = steps
+        .iter()
+        .filter(|s| s.0 == Stage::Midgame)
+        .map(|s| s.1)
+        .collect();
+    assert_eq!(midgame, (1..20).collect::<Vec<u32>>(), "{steps:?}");
+    assert_eq!(
+        &stages[19..],
+        &[Stage::Selective, Stage::WinLossDraw, Stage::Exact],
+        "{steps:?}"
+    );
+    assert_eq!(steps[19].1, 20, "the selective pass goes to the end");
+    assert_eq!(steps[21].2, p.best_score().unwrap() as f64);
+}

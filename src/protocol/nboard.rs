@@ -479,7 +479,7 @@ impl<W: Write> Dialect for Nboard<W> {
     /// NBoard shows thinking live: a `search` line per completed iteration
     /// of `go` and `hint` (the best line so far), before the final answer.
     fn progress(&mut self, pending: &NbPending, p: &Progress) -> io::Result<()> {
-        if p.stage != Stage::Midgame {
+        if !matches!(p.stage, Stage::Midgame | Stage::Selective) {
             // The solve's result is the answer itself.
             return Ok(());
         }

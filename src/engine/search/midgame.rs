@@ -1,7 +1,7 @@
 //! The midgame search: fail-soft principal-variation alpha-beta with the transposition table.
 
 use super::ordering::MoveList;
-use super::params::INFINITY;
+use super::params::{INFINITY, SELECTIVE_SOLVE_EMPTIES};
 use super::worker::Worker;
 use crate::engine::eval::{EVAL_LIMIT, UNITS_PER_DISC};
 use crate::engine::tt::{Bound, Entry};
@@ -30,7 +30,7 @@ impl Worker<'_> {
             return -self.pvs(&passed, depth, -beta, -alpha);
         }
         let empties = pos.empty_count();
-        if depth >= empties as i32 {
+        if depth >= empties as i32 && !(self.selective && empties > SELECTIVE_SOLVE_EMPTIES) {
             // Deep enough to see the end: the exact solver is far faster.
             let (a, b) = disc_window(alpha, beta);
             return self.solve(pos, a, b, empties) * UNITS_PER_DISC;

@@ -130,6 +130,9 @@ fn to_discs(units: i32) -> f64 {
 pub enum Stage {
     /// A completed midgame iteration (`depth` plies).
     Midgame,
+    /// The selective pass before the solve: a search to the end with
+    /// ProbCut (`depth` is the empties; `score` an estimate).
+    Selective,
     /// The win/loss/draw solve before an exact one (`score` is its bound).
     WinLossDraw,
     /// The exact solve.
@@ -151,11 +154,13 @@ pub struct Progress {
 }
 
 impl std::fmt::Display for Progress {
-    /// `depth 12 +3.50 nodes 123456 0.42 s pv d3 c5 f6`, `wld`/`exact` for
-    /// the solves (`wld` gives the sign of the result: +1, 0 or -1).
+    /// `depth 12 +3.50 nodes 123456 0.42 s pv d3 c5 f6`, `selective 24
+    /// +2.00 ...` for the selective pass, `wld`/`exact` for the solves
+    /// (`wld` gives the sign of the result: +1, 0 or -1).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.stage {
             Stage::Midgame => write!(f, "depth {} {:+.2}", self.depth, self.score)?,
+            Stage::Selective => write!(f, "selective {} {:+.2}", self.depth, self.score)?,
             Stage::WinLossDraw => write!(f, "wld {:+.0}", self.score.signum())?,
             Stage::Exact => write!(f, "exact {:+.0}", self.score)?,
         }

@@ -11,9 +11,26 @@ pub const ASPIRATION_WINDOW: i32 = 2 * UNITS_PER_DISC;
 /// First iteration that uses an aspiration window (earlier ones are too unstable).
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
 
-/// In endgame mode, the midgame iterations run before the solver only go
-/// this deep: enough to order root moves and to have a move if time runs out.
+/// In endgame mode, the midgame iterations run before the solver go at
+/// least this deep: enough to order root moves and to have a move if time
+/// runs out. Past [`SELECTIVE_SOLVE_EMPTIES`] + 1 empties, with the score
+/// below [`SELECTIVE_MAX_SCORE`], they go on to the empties minus one and
+/// then to a selective pass to the end (`root.rs`): one thread, 128 MB,
+/// FFO #40-#49 (20-24 empties) took 1,244M nodes with the iterations
+/// stopped at 6, 946M with the selective pass after them, 800M with the
+/// iterations to the end; #20-#39 110.1M and 83.0M.
 pub const ENDGAME_PRESEARCH_DEPTH: u32 = 6;
+
+/// The endgame's selective pass (`root.rs`) solves exactly only nodes with
+/// at most this many empties; above, ProbCut prunes. One thread, 128 MB,
+/// FFO #40-#49: 1,244M nodes with no selective pass, 841M at 14, 797M at 16.
+pub const SELECTIVE_SOLVE_EMPTIES: u32 = 16;
+/// The iterations past [`ENDGAME_PRESEARCH_DEPTH`] and the selective pass
+/// run only while the score is below this (evaluation units): near the
+/// ends of the scale ProbCut has no room to prune and the midgame search
+/// crawls. FFO #39 (26 empties, +64, read +57 at depth 1) took 77.7M nodes
+/// and 15 s without this limit, 2.6M with it.
+pub const SELECTIVE_MAX_SCORE: i32 = 32 * UNITS_PER_DISC;
 
 /// Do not start an iteration that, growing by this factor over the last one,
 /// would overrun the hard limit (Othello's effective branching factor is ~3).

@@ -157,8 +157,8 @@ impl Worker<'_> {
     }
 
     /// One thread's search of the root: midgame iterations, then (in the
-    /// endgame) a win/loss/draw solve and an exact solve. `moves` must not
-    /// be empty; on return it is ordered best first.
+    /// endgame) a selective pass to the end, a win/loss/draw solve and an
+    /// exact solve. `moves` must not be empty; on return it is ordered best first.
     pub fn think(&mut self, moves: &mut [RootMove], plan: &Plan, empties: u32) -> Settled {
         let mut report = Settled {
             score: -self.eval.evaluate(&moves[0].child),
@@ -169,47 +169,35 @@ impl Worker<'_> {
         let mut last_iteration = Duration::ZERO;
         // Helpers start one ply off the main thread on alternate threads, to spread the work.
         let mut depth = 1 + (plan.helper as u32 & 1);
-        let max_depth = plan.max_depth.min(empties.max(1));
+        // In the endgame the solver (and the selective pass before it) sees
+        // the end: the plain iterations stop short of it.
+        let max_depth = if plan.endgame {
+            plan.max_depth.min(empties.saturating_sub(1))
+        } else {
+            plan.max_depth.min(empties.max(1))
+        };
         if plan.helper > 0 {
             moves.rotate_left(plan.helper % moves.len());
         }
 
-        while depth <= max_depth {
+        // Before a long solve, and where the score leaves ProbCut room to
+        // prune, the iterations go on to the selective pass below.
+        let deepens = |report: &Settled| {
+            plan.endgame
+                && !plan.multi()
+                && empties > SELECTIVE_SOLVE_EMPTIES + 1
+                && report.score.abs() < SELECTIVE_MAX_SCORE
+        };
+        while depth <= max_depth || (depth < empties && deepens(&report)) {
             if main && report.depth > 0 && !self.may_start(plan, last_iteration) {
                 return report;
             }
             let t0 = Instant::now();
-            let mode = Mode::Midgame(depth);
-            let mut delta = self.params.aspiration_window.max(1);
-            let (mut alpha, mut beta) =
-                if !plan.multi() && depth >= self.params.aspiration_min_depth && report.depth > 0 {
-                    (report.score - delta, report.score + delta)
-                } else {
-                    (-INFINITY, INFINITY)
-                };
-            loop {
-                let pass = self.root_pass(moves, mode, alpha, beta, plan);
-                if !pass.completed {
-                    self.accept_partial(moves, &mut report, pass.best, alpha);
-                    return report;
-                }
-                let (i, v) = pass.best.expect("a completed pass scored a move");
-                if v <= alpha {
-                    alpha = (v - delta).max(-INFINITY);
-                    delta *= 2;
-                } else if v >= beta {
-                    put_first(moves, i);
-                    beta = (v + delta).min(INFINITY);
-                    delta *= 2;
-                } else {
-                    order(moves, i);
-                    report.score = v;
-                    report.depth = depth;
-                    // A search as deep as the empties sees every game to its end.
-                    report.exact = depth >= empties;
-                    break;
-                }
+            if !self.iterate(moves, plan, depth, &mut report) {
+                return report;
             }
+            // A search as deep as the empties sees every game to its end.
+            report.exact = depth >= empties;
             last_iteration = t0.elapsed();
             if main {
                 self.log(plan, &report, moves, Stage::Midgame);
@@ -227,6 +215,22 @@ impl Worker<'_> {
         }
         if main && !plan.force_exact && plan.soft.is_some_and(|s| plan.start.elapsed() >= s) {
             return report;
+        }
+        // The selective pass: a search to the end with ProbCut, which
+        // solves exactly only from SELECTIVE_SOLVE_EMPTIES. It leaves a best
+        // move in the table at the nodes near the root and a close estimate
+        // of the score for the exact pass's window (FFO #40-#49: a third
+        // fewer nodes; BENCHMARKS.md).
+        if deepens(&report) {
+            self.selective = true;
+            let completed = self.iterate(moves, plan, empties, &mut report);
+            self.selective = false;
+            if !completed {
+                return report;
+            }
+            if main {
+                self.log(plan, &report, moves, Stage::Selective);
+            }
         }
         // A special ending first: a wipe-out (every disc ours) is proved or
         // refuted by a null window at the top score far faster than the full
@@ -327,6 +331,48 @@ impl Worker<'_> {
         report
     }
 
+    /// One midgame iteration to `depth` with aspiration windows around
+    /// `report`'s score; on success it orders `moves` best first and records
+    /// the score and depth in `report`. False when stopped (`report` then
+    /// holds the best the partial pass found).
+    fn iterate(
+        &mut self,
+        moves: &mut [RootMove],
+        plan: &Plan,
+        depth: u32,
+        report: &mut Settled,
+    ) -> bool {
+        let mode = Mode::Midgame(depth);
+        let mut delta = self.params.aspiration_window.max(1);
+        let (mut alpha, mut beta) =
+            if !plan.multi() && depth >= self.params.aspiration_min_depth && report.depth > 0 {
+                (report.score - delta, report.score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let pass = self.root_pass(moves, mode, alpha, beta, plan);
+            if !pass.completed {
+                self.accept_partial(moves, report, pass.best, alpha);
+                return false;
+            }
+            let (i, v) = pass.best.expect("a completed pass scored a move");
+            if v <= alpha {
+                alpha = (v - delta).max(-INFINITY);
+                delta *= 2;
+            } else if v >= beta {
+                put_first(moves, i);
+                beta = (v + delta).min(INFINITY);
+                delta *= 2;
+            } else {
+                order(moves, i);
+                report.score = v;
+                report.depth = depth;
+                return true;
+            }
+        }
+    }
+
     /// After a stop mid-pass: a move whose search completed above `alpha`
     /// beat the previous best (searched first), so it becomes the answer.
     fn accept_partial(
@@ -378,6 +424,7 @@ impl Worker<'_> {
         }
         let what = match stage {
             Stage::Midgame => "depth",
+            Stage::Selective => "selective",
             Stage::WinLossDraw => "wld",
             Stage::Exact => "exact",
         };

@@ -37,6 +37,10 @@ pub struct Worker<'a> {
     pub splits: Vec<Arc<SplitPoint>>,
     /// The tunable search constants (from the option table).
     pub params: Params,
+    /// In the endgame's selective pass: a midgame node that sees the end
+    /// searches on with ProbCut, and only solves exactly from
+    /// [`SELECTIVE_SOLVE_EMPTIES`](super::params::SELECTIVE_SOLVE_EMPTIES) empties.
+    pub selective: bool,
     /// Told of each completed midgame iteration (the main thread only).
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
 }
@@ -325,6 +329,7 @@ impl<'a> Worker<'a> {
             pool: None,
             splits: Vec::new(),
             params: Params::default(),
+            selective: false,
             progress: None,
         }
     }
