@@ -17,7 +17,7 @@ use std::time::Instant;
 pub const BENCH_DEPTH: u32 = 10;
 
 /// (variant, empty squares, playout seed) for each bench position.
-const POSITIONS: [(Variant, u32, u64); 10] = [
+const POSITIONS: [(Variant, u32, u64); 11] = [
     (Variant::Modern, 52, 1),
     (Variant::Modern, 44, 2),
     (Variant::Modern, 36, 3),
@@ -28,6 +28,8 @@ const POSITIONS: [(Variant, u32, u64); 10] = [
     (Variant::Classic, 54, 8),
     (Variant::Classic, 40, 9),
     (Variant::Classic, 26, 10),
+    // Within 32 discs at 18 empties: the endgame's selective pass runs.
+    (Variant::Modern, 18, 11),
 ];
 
 /// Runs the bench with the default evaluation (`EvalKind::default()`, the
