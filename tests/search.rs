@@ -604,3 +604,41 @@ fn the_leaf_tempo_moves_odd_and_even_depths_towards_each_other() {
         assert_eq!(tempo.best, plain.best);
     }
 }
+
+/// With ProbCut off (`probcut 0`) an exact solve past 17 empties skips the
+/// selective pass and the deep iterations before it, which only ProbCut
+/// makes cheap: it gives the same exact score as with ProbCut on, in a
+/// comparable number of nodes.
+#[test]
+fn an_exact_solve_without_probcut_is_as_exact_and_not_much_longer() {
+    let mut rng = Rng(0x5E1E_C71E_0000_0002);
+    let mut checked = 0;
+    while checked < 2 {
+        let Some(pos) = random_position(&mut rng, Variant::Modern, 20) else {
+            continue;
+        };
+        let limits = Limits {
+            exact: true,
+            ..Limits::default()
+        };
+        let solve = |t: f64| {
+            let mut settings = Settings {
+                hash_mb: 16,
+                ..Settings::default()
+            };
+            settings.params.probcut_t = t;
+            Engine::new(settings).search(&pos, &limits, &AtomicBool::new(false))
+        };
+        let (on, off) = (solve(1.5), solve(0.0));
+        assert!(on.exact && off.exact);
+        assert_eq!(on.score, off.score, "{}", pos.to_obf());
+        assert!(
+            off.nodes < 3 * on.nodes + 1_000_000,
+            "{}: {} nodes without ProbCut against {} with it",
+            pos.to_obf(),
+            off.nodes,
+            on.nodes
+        );
+        checked += 1;
+    }
+}

@@ -23,8 +23,16 @@ pub const ENDGAME_PRESEARCH_DEPTH: u32 = 6;
 
 /// The endgame's selective pass (`root.rs`) solves exactly only nodes with
 /// at most this many empties; above, ProbCut prunes. One thread, 128 MB,
-/// FFO #40-#49: 1,244M nodes with no selective pass, 841M at 14, 797M at 16.
+/// FFO #40-#49: 1,244M nodes with no selective pass, 841M at 14, 797M at 16;
+/// 256 MB, #40-#52: 2,306M at 12, 2,246M at 16, 2,271M at 18, 2,418M at 20.
 pub const SELECTIVE_SOLVE_EMPTIES: u32 = 16;
+/// ProbCut's confidence in the selective pass (whatever the `probcut`
+/// option, which must be on for the pass to run): wider than the midgame's,
+/// as the pass only prepares the exact solve. One thread, 256 MB, nodes at
+/// 1.5 and at 2.5: FFO #40-#49 800M and 799M, #50-#52 1,449M and 1,370M,
+/// #53 2,538M and 2,397M, #56 907M and 848M, #58 1,467M and 1,472M (-3.8 %
+/// in all); 3.5: #40-#49 773M, #50-#52 1,418M.
+pub const SELECTIVE_PROBCUT_T: f64 = 2.5;
 /// The iterations past [`ENDGAME_PRESEARCH_DEPTH`] and the selective pass
 /// run only while the score is below this (evaluation units): near the
 /// ends of the scale ProbCut has no room to prune and the midgame search

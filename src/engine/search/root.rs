@@ -181,9 +181,12 @@ impl Worker<'_> {
         }
 
         // Before a long solve, and where the score leaves ProbCut room to
-        // prune, the iterations go on to the selective pass below.
+        // prune, the iterations go on to the selective pass below (without
+        // ProbCut, the deep iterations would cost more than the solve).
+        let probcut = self.params.probcut_t > 0.0;
         let deepens = |report: &Settled| {
             plan.endgame
+                && probcut
                 && !plan.multi()
                 && empties > SELECTIVE_SOLVE_EMPTIES + 1
                 && report.score.abs() < SELECTIVE_MAX_SCORE
@@ -223,7 +226,10 @@ impl Worker<'_> {
         // fewer nodes; BENCHMARKS.md).
         if deepens(&report) {
             self.selective = true;
+            let probcut_t = self.params.probcut_t;
+            self.params.probcut_t = SELECTIVE_PROBCUT_T;
             let completed = self.iterate(moves, plan, empties, &mut report);
+            self.params.probcut_t = probcut_t;
             self.selective = false;
             if !completed {
                 return report;
