@@ -66,6 +66,9 @@ pub enum CliCommand {
         /// Evaluation that orders moves at many empties: learned (the fastest solves), handcrafted, or a weight file.
         #[arg(long, default_value = "learned", value_parser = parse_eval)]
         eval: EvalKind,
+        /// Seconds between `working` lines on stderr while one step of a solve is still at work (0: none).
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=86400))]
+        heartbeat: u64,
     },
     /// Play a match between two engines (see docs/match.md).
     Match {

@@ -68,6 +68,7 @@ fn main() {
             ids,
             hash,
             eval,
+            heartbeat,
         }) => mollett::rules::obf::read(&file).and_then(|problems| {
             let ids = ids.unwrap_or(0..=usize::MAX);
             if !problems.iter().any(|p| ids.contains(&p.id)) {
@@ -85,6 +86,7 @@ fn main() {
                 &eval,
                 &mut |row| println!("{row}"),
                 Some(&live),
+                (heartbeat > 0).then(|| std::time::Duration::from_secs(heartbeat)),
             )?;
             println!("{totals}");
             if totals.wrong > 0 {

@@ -70,7 +70,7 @@ fn a_long_solve_reports_its_passes_in_order() {
     let steps = Mutex::new(Vec::new());
     let record = |s: &Progress| steps.lock().unwrap().push((s.stage, s.depth, s.score));
     let mut engine = suite::engine(1, 16);
-    let solved = suite::solve_with_progress(&mut engine, p, Some(&record));
+    let solved = suite::solve_with_progress(&mut engine, p, Some(&record), None);
     assert!(
         solved.correct,
         "#{}: {} {:+}",
@@ -91,4 +91,106 @@ fn a_long_solve_reports_its_passes_in_order() {
     );
     assert_eq!(steps[19].1, 20, "the selective pass goes to the end");
     assert_eq!(steps[21].2, p.best_score().unwrap() as f64);
+}
+
+/// A step still at work tells the user so: with a heartbeat, `working`
+/// reports come while a pass runs, each naming its step, window and root
+/// move, no closer together than the interval, with nodes and time that
+/// only grow; the completed steps and the result are those of a solve
+/// without one. Two threads, so that the nodes count the helper's too.
+#[test]
+fn a_solve_with_a_heartbeat_says_what_it_is_at_while_it_works() {
+    use mollett::engine::search::{Progress, Stage};
+    use std::sync::Mutex;
+    use std::time::Duration;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-20-39.obf");
+    let problems = mollett::rules::obf::read(&path).unwrap();
+    let p = problems
+        .iter()
+        .find(|p| p.pos.empty_count() == 20 && p.best_score() != Some(0))
+        .unwrap();
+    let every = Duration::from_millis(2);
+    let reports: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
+    let record = |s: &Progress| reports.lock().unwrap().push(s.clone());
+    let mut engine = suite::engine(2, 16);
+    let solved = suite::solve_with_progress(&mut engine, p, Some(&record), Some(every));
+    assert!(
+        solved.correct,
+        "#{}: {} {:+}",
+        p.id, solved.best, solved.score
+    );
+    let reports = reports.into_inner().unwrap();
+
+    let working: Vec<&Progress> = reports
+        .iter()
+        .filter(|r| r.stage == Stage::Working)
+        .collect();
+    assert!(
+        !working.is_empty(),
+        "no working report in {} reports",
+        reports.len()
+    );
+    let legal = p.pos.legal_moves();
+    for r in &working {
+        let w = r.working.expect("a working report says what it is at");
+        assert!(
+            matches!(
+                w.step,
+                Stage::Midgame | Stage::Selective | Stage::WinLossDraw | Stage::Exact
+            ),
+            "{r:?}"
+        );
+        assert!(
+            -64 <= w.window.0 && w.window.0 < w.window.1 && w.window.1 <= 64,
+            "{r:?}"
+        );
+        assert!(
+            1 <= w.root.0 && w.root.0 <= w.root.1 && w.root.1 == legal.len(),
+            "{r:?}"
+        );
+        assert_eq!(r.pv.len(), 1, "{r:?}");
+        assert!(legal.contains(&r.pv[0]), "{r:?}");
+        assert!(r.to_string().starts_with("working "), "{r}");
+    }
+    for pair in working.windows(2) {
+        assert!(
+            pair[1].time - pair[0].time >= every,
+            "{:?} then {:?}",
+            pair[0],
+            pair[1]
+        );
+    }
+    for pair in reports.windows(2) {
+        assert!(
+            pair[0].nodes <= pair[1].nodes,
+            "{:?} then {:?}",
+            pair[0],
+            pair[1]
+        );
+        assert!(
+            pair[0].time <= pair[1].time,
+            "{:?} then {:?}",
+            pair[0],
+            pair[1]
+        );
+    }
+    assert!(reports.last().unwrap().nodes <= solved.nodes);
+
+    // The completed steps are those of a solve without a heartbeat.
+    let done: Vec<(Stage, u32)> = reports
+        .iter()
+        .filter(|r| r.stage != Stage::Working)
+        .map(|r| (r.stage, r.depth))
+        .collect();
+    let mut expected: Vec<(Stage, u32)> = (1..20).map(|d| (Stage::Midgame, d)).collect();
+    expected.extend([
+        (Stage::Selective, 20),
+        (Stage::WinLossDraw, 20),
+        (Stage::Exact, 20),
+    ]);
+    assert_eq!(done, expected);
+    assert!(reports
+        .iter()
+        .filter(|r| r.stage != Stage::Working)
+        .all(|r| r.working.is_none()));
 }

@@ -24,19 +24,22 @@ pub struct Solved {
 
 /// Solves `problem` exactly with the empties-to-the-winner rule, on a cleared table.
 pub fn solve(engine: &mut Engine, problem: &Problem) -> Solved {
-    solve_with_progress(engine, problem, None)
+    solve_with_progress(engine, problem, None, None)
 }
 
-/// [`solve`], telling `progress` of each step as it completes.
+/// [`solve`], telling `progress` of each step as it completes and, every
+/// `heartbeat` of a step still at work, what it is at ([`Stage::Working`](crate::engine::search::Stage::Working)).
 pub fn solve_with_progress(
     engine: &mut Engine,
     problem: &Problem,
     progress: Option<&(dyn Fn(&Progress) + Sync)>,
+    heartbeat: Option<Duration>,
 ) -> Solved {
     engine.clear();
     let limits = Limits {
         exact: true,
         multi_pv: 1,
+        heartbeat,
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
@@ -132,7 +135,9 @@ impl fmt::Display for SolveTotals {
 
 /// Solves the problems of `problems` whose ids lie in `ids`, on a table of
 /// `hash_mb` (refused when it cannot be allocated), ordering with `eval`;
-/// `row` sees each result as it comes, `progress` each step of a solve.
+/// `row` sees each result as it comes, `progress` each step of a solve (and
+/// every `heartbeat` of a step still at work, what it is at).
+#[allow(clippy::too_many_arguments)]
 pub fn solve_all(
     problems: &[Problem],
     ids: RangeInclusive<usize>,
@@ -141,6 +146,7 @@ pub fn solve_all(
     eval: &EvalKind,
     row: &mut dyn FnMut(&SolveRow),
     progress: Option<&(dyn Fn(&Problem, &Progress) + Sync)>,
+    heartbeat: Option<Duration>,
 ) -> Result<SolveTotals, String> {
     let mut engine = Engine::try_new(settings(threads.max(1), hash_mb))?;
     engine.set_evaluator(eval.evaluator());
@@ -154,6 +160,7 @@ pub fn solve_all(
             &mut engine,
             problem,
             live.as_ref().map(|f| f as &(dyn Fn(&Progress) + Sync)),
+            heartbeat,
         );
         totals.nodes += solved.nodes;
         totals.secs += solved.time.as_secs_f64();

@@ -140,6 +140,7 @@ impl Session {
             hard_time: nonzero(self.options.movetime_ms()).map(Duration::from_millis),
             exact: false,
             multi_pv: 1,
+            heartbeat: None,
         }
     }
 

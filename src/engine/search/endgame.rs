@@ -231,7 +231,7 @@ macro_rules! kernel {
                     w.splits.pop();
                     pool.retract(&sp);
                     let helper_nodes = pool.join(w, &sp);
-                    w.nodes += helper_nodes;
+                    w.merge_nodes(helper_nodes);
                     // A stop caused by this split's own cutoff ends here.
                     w.stopped = w.stopped && w.must_stop();
                     if w.stopped {

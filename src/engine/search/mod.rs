@@ -16,7 +16,7 @@ use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use root::{pv_from_tt, Plan, RootMove};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 use worker::{CloseOnDrop, SplitPool, Worker};
 
@@ -47,6 +47,9 @@ pub struct Limits {
     pub exact: bool,
     /// Score this many root moves (for `hint n`); 1 for a plain search.
     pub multi_pv: usize,
+    /// With a progress callback: a step still at work after this long tells
+    /// it so ([`Stage::Working`]), and again after each such interval.
+    pub heartbeat: Option<Duration>,
 }
 
 /// Settings that persist between searches (from the option table).
@@ -137,6 +140,22 @@ pub enum Stage {
     WinLossDraw,
     /// The exact solve.
     Exact,
+    /// Not a completed step: a step still at work, told every
+    /// [`Limits::heartbeat`] of a long one so that a user sees the search
+    /// is alive; [`Progress::working`] says what it is at.
+    Working,
+}
+
+/// What a [`Stage::Working`] report is at work on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Working {
+    /// The step: a midgame iteration ([`Stage::Midgame`], to `depth`
+    /// plies), the selective pass, or a win/loss/draw or exact solve pass.
+    pub step: Stage,
+    /// The pass's window in discs (a midgame one rounded outwards).
+    pub window: (i32, i32),
+    /// The root move being searched (from 1) and how many there are.
+    pub root: (usize, usize),
 }
 
 /// A completed step of a search, as a GUI (or `mollett solve`) shows
@@ -149,8 +168,11 @@ pub struct Progress {
     pub score: f64,
     /// The principal variation, best move first.
     pub pv: Vec<Move>,
+    /// Nodes searched so far, by all threads.
     pub nodes: u64,
     pub time: Duration,
+    /// For [`Stage::Working`]: the step at work; `None` for completed steps.
+    pub working: Option<Working>,
 }
 
 impl std::fmt::Display for Progress {
@@ -163,6 +185,22 @@ impl std::fmt::Display for Progress {
             Stage::Selective => write!(f, "selective {} {:+.2}", self.depth, self.score)?,
             Stage::WinLossDraw => write!(f, "wld {:+.0}", self.score.signum())?,
             Stage::Exact => write!(f, "exact {:+.0}", self.score)?,
+            Stage::Working => {
+                let Some(w) = self.working else {
+                    return write!(f, "working nodes {}", self.nodes);
+                };
+                let step = match w.step {
+                    Stage::Midgame => format!("depth {}", self.depth),
+                    Stage::Selective => format!("selective {}", self.depth),
+                    Stage::WinLossDraw => "wld".to_string(),
+                    Stage::Exact | Stage::Working => "exact".to_string(),
+                };
+                write!(
+                    f,
+                    "working {step} window {:+}..{:+} move {}/{}",
+                    w.window.0, w.window.1, w.root.0, w.root.1
+                )?
+            }
         }
         let pv: Vec<String> = self.pv.iter().map(Move::to_string).collect();
         write!(
@@ -298,12 +336,15 @@ impl Engine {
             start,
             soft: limits.soft_time,
             hard: limits.hard_time,
+            heartbeat: limits.heartbeat,
             helper: 0,
         };
         let deadline = limits.hard_time.map(|h| start + h);
         self.tt.new_search();
 
         let done = AtomicBool::new(false);
+        let searched = AtomicU64::new(0);
+        let searched = &searched;
         let threads = self.settings.threads.max(1);
         // Exact solves share work at split points (YBWC); midgame searches
         // run lazy SMP helpers instead.
@@ -329,6 +370,7 @@ impl Engine {
                 node_limit,
             );
             w.params = search_params;
+            w.searched = Some(searched);
             w
         };
         let (report, nodes, moves) = std::thread::scope(|s| {

@@ -2,8 +2,8 @@
 
 use super::midgame::disc_window;
 use super::params::*;
-use super::worker::Worker;
-use super::{Progress, Stage};
+use super::worker::{Beat, Worker};
+use super::{Progress, Stage, Working};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
@@ -45,6 +45,8 @@ pub struct Plan {
     pub start: Instant,
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
+    /// [`Limits::heartbeat`](super::Limits::heartbeat).
+    pub heartbeat: Option<Duration>,
     /// 0 for the main thread; helpers skip time checks and logging.
     pub helper: usize,
 }
@@ -106,6 +108,16 @@ impl Worker<'_> {
                 };
             }
             let child = moves[i].child;
+            if let (Some(_), Some(every)) = (self.progress, plan.heartbeat) {
+                self.set_beat(
+                    mode,
+                    (alpha, beta),
+                    (i, moves.len()),
+                    &moves[i],
+                    plan,
+                    every,
+                );
+            }
             let (v, floor) = if plan.multi() {
                 // Moves at or below `floor` need no exact score.
                 exact_scores.sort_unstable_by(|a, b| b.cmp(a));
@@ -412,18 +424,57 @@ impl Worker<'_> {
         true
     }
 
+    /// Records what the main thread is searching now (root move `root.0`
+    /// of `root.1`, in the window `window`), for its heartbeat reports.
+    fn set_beat(
+        &mut self,
+        mode: Mode,
+        window: (i32, i32),
+        root: (usize, usize),
+        mv: &RootMove,
+        plan: &Plan,
+        every: Duration,
+    ) {
+        let (step, depth) = match mode {
+            Mode::Midgame(d) if self.selective => (Stage::Selective, d),
+            Mode::Midgame(d) => (Stage::Midgame, d),
+            Mode::Solve if window == (-UNITS_PER_DISC, UNITS_PER_DISC) => {
+                (Stage::WinLossDraw, mv.child.empty_count() + 1)
+            }
+            Mode::Solve => (Stage::Exact, mv.child.empty_count() + 1),
+        };
+        let due = self.beat.map_or(plan.start + every, |b| b.due);
+        self.beat = Some(Beat {
+            working: Working {
+                step,
+                window: disc_window(window.0.max(-INFINITY), window.1.min(INFINITY)),
+                root: (root.0 + 1, root.1),
+            },
+            depth,
+            mv: mv.mv,
+            start: plan.start,
+            due,
+            every,
+        });
+    }
+
     /// Tells the log (at info level) and the progress callback of a
     /// completed step.
-    fn log(&self, plan: &Plan, report: &Settled, moves: &[RootMove], stage: Stage) {
+    fn log(&mut self, plan: &Plan, report: &Settled, moves: &[RootMove], stage: Stage) {
         if let Some(progress) = self.progress {
             progress(&Progress {
                 stage,
                 depth: report.depth,
                 score: report.score as f64 / UNITS_PER_DISC as f64,
                 pv: pv_from_tt(self.tt, &moves[0], 24),
-                nodes: self.nodes,
+                nodes: self.nodes_so_far(),
                 time: plan.start.elapsed(),
+                working: None,
             });
+            // A completed step shows life too: the next heartbeat is due a full interval on.
+            if let Some(beat) = self.beat.as_mut() {
+                beat.due = Instant::now() + beat.every;
+            }
         }
         if !log::log_enabled!(log::Level::Info) {
             return;
@@ -433,6 +484,7 @@ impl Worker<'_> {
             Stage::Selective => "selective",
             Stage::WinLossDraw => "wld",
             Stage::Exact => "exact",
+            Stage::Working => "working",
         };
         let secs = plan.start.elapsed().as_secs_f64();
         let pv: Vec<String> = pv_from_tt(self.tt, &moves[0], 24)

@@ -1,12 +1,13 @@
 //! One search thread's state: node count, stop conditions, and the shared tables it reads.
 
 use super::params::{Params, POLL_INTERVAL};
-use super::Progress;
+use super::{Progress, Stage, Working};
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -43,6 +44,31 @@ pub struct Worker<'a> {
     pub selective: bool,
     /// Told of each completed midgame iteration (the main thread only).
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// The nodes of every thread of the search, each adding its own at its
+    /// polls (for the heartbeat: `nodes` holds helpers' nodes only once
+    /// they have left a split point).
+    pub searched: Option<&'a AtomicU64>,
+    /// This worker's nodes already added to `searched`.
+    reported: u64,
+    /// What the main thread is searching, while a progress callback
+    /// wants heartbeats ([`Stage::Working`]).
+    pub beat: Option<Beat>,
+}
+
+/// What the main thread is at, for its heartbeat reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Beat {
+    pub working: Working,
+    /// The iteration's depth, or the empties for a pass to the end.
+    pub depth: u32,
+    /// The root move being searched.
+    pub mv: Move,
+    /// When the search started.
+    pub start: Instant,
+    /// When the next heartbeat is due.
+    pub due: Instant,
+    /// The interval between heartbeats.
+    pub every: std::time::Duration,
 }
 
 /// Helper threads of the exact solver's split points (YBWC). They live as
@@ -147,6 +173,7 @@ impl SplitPool {
                 }
             };
             w.nodes = 0;
+            w.reported = 0;
             w.stopped = false;
             w.next_poll = POLL_INTERVAL;
             w.splits = std::mem::take(&mut job.splits);
@@ -224,13 +251,15 @@ impl SplitPool {
     fn run_here(&self, w: &mut Worker<'_>, job: &SplitJob) {
         // The poll mark too: left past the job's nodes, the next check of
         // the clock would come that many nodes late.
-        let (nodes, stopped, next_poll) = (w.nodes, w.stopped, w.next_poll);
+        let (nodes, stopped, next_poll, reported) = (w.nodes, w.stopped, w.next_poll, w.reported);
         let splits = std::mem::replace(&mut w.splits, job.splits.clone());
         w.stopped = false;
         // SAFETY: `run` is the poster's kernel, which this CPU runs.
         unsafe { (job.run)(w, job) };
         let searched = w.nodes - nodes;
         (w.nodes, w.stopped, w.next_poll, w.splits) = (nodes, stopped, next_poll, splits);
+        // The job's nodes were added to `searched` at its polls.
+        w.reported = reported;
         self.finished(&job.sp, searched);
     }
 
@@ -331,7 +360,48 @@ impl<'a> Worker<'a> {
             params: Params::default(),
             selective: false,
             progress: None,
+            searched: None,
+            reported: 0,
+            beat: None,
         }
+    }
+
+    /// Adds `nodes` searched elsewhere (by helpers at a split point, which
+    /// told `searched` of them themselves) to this worker's count.
+    pub fn merge_nodes(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        self.reported += nodes;
+    }
+
+    /// Nodes searched so far by all threads of the search (those of a
+    /// helper since its last poll excepted).
+    pub fn nodes_so_far(&self) -> u64 {
+        self.searched.map_or(self.nodes, |s| {
+            s.load(Relaxed) + self.nodes.saturating_sub(self.reported)
+        })
+    }
+
+    /// Tells the progress callback what the main thread is at, when a
+    /// heartbeat is due.
+    fn heartbeat(&mut self) {
+        let (Some(progress), Some(mut beat)) = (self.progress, self.beat) else {
+            return;
+        };
+        let now = Instant::now();
+        if now < beat.due {
+            return;
+        }
+        beat.due = now + beat.every;
+        self.beat = Some(beat);
+        progress(&Progress {
+            stage: Stage::Working,
+            depth: beat.depth,
+            score: 0.0,
+            pv: vec![beat.mv],
+            nodes: self.nodes_so_far(),
+            time: now - beat.start,
+            working: Some(beat.working),
+        });
     }
 
     /// Whether any stop condition holds now (the caller's flag, the main
@@ -380,6 +450,13 @@ impl<'a> Worker<'a> {
 
     /// Checks the stop flags, the hard deadline and the node budget now.
     pub fn poll(&mut self) -> bool {
+        if let Some(searched) = self.searched {
+            searched.fetch_add(self.nodes.saturating_sub(self.reported), Relaxed);
+            self.reported = self.reported.max(self.nodes);
+        }
+        if self.beat.is_some() {
+            self.heartbeat();
+        }
         if self.must_stop() {
             self.stopped = true;
         }
