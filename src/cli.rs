@@ -60,9 +60,10 @@ pub enum CliCommand {
         /// Only problems A to B (numbers as in the file: `fforum-40-59.obf` starts at 40).
         #[arg(long, value_parser = parse_ids)]
         ids: Option<RangeInclusive<usize>>,
-        /// Transposition table size in megabytes (1 to 65536, as the hash option).
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
-        hash: u64,
+        /// Transposition table size in megabytes (1 to 65536, as the hash option); without it,
+        /// each problem's by its empties: 128 MB to 27, 1024 MB from 28 (at most half the memory available).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: Option<u64>,
         /// Evaluation that orders moves at many empties: learned (the fastest solves), handcrafted, or a weight file.
         #[arg(long, default_value = "learned", value_parser = parse_eval)]
         eval: EvalKind,

@@ -75,7 +75,7 @@ fn main() {
                 return Err(format!("{}: no problems to solve", file.display()));
             }
             println!("{}", SolveRow::HEADER);
-            let (threads, hash) = (threads as usize, hash as usize);
+            let (threads, hash) = (threads as usize, hash.map(|h| h as usize));
             // Progress on stderr, so a long solve shows it is alive.
             let live = |p: &Problem, s: &Progress| eprintln!("#{} {}", p.id, s);
             let totals = solve_all(

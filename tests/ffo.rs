@@ -152,6 +152,19 @@ fn a_solve_with_a_heartbeat_says_what_it_is_at_while_it_works() {
         assert!(legal.contains(&r.pv[0]), "{r:?}");
         assert!(r.to_string().starts_with("working "), "{r}");
     }
+    // Each names the step that completes next: its iteration's depth, or its pass.
+    for (k, r) in reports.iter().enumerate() {
+        let Some(w) = r.working else { continue };
+        let next = reports[k..]
+            .iter()
+            .find(|n| n.stage != Stage::Working)
+            .expect("a completed step after a working report");
+        assert_eq!(
+            (w.step, r.depth),
+            (next.stage, next.depth),
+            "{r:?} then {next:?}"
+        );
+    }
     for pair in working.windows(2) {
         assert!(
             pair[1].time - pair[0].time >= every,

@@ -59,6 +59,27 @@ pub fn solve_with_progress(
     }
 }
 
+/// The table size `mollett solve` gives a problem of `empties` empty
+/// squares when none is asked for, in megabytes. A bigger table saves
+/// nodes from 28 empties, where a solve stores hundreds of millions of
+/// them, but makes each node dearer (its probes miss further out). Two
+/// threads, seconds against `--hash 256` (BENCHMARKS.md, fifth round): FFO
+/// #50-#52 (26-27 empties) 44.2 at 128 MB against 49.1; #53-#54 (28) 212.2
+/// at 1 GB against 237.9; #55-#58 (29-30) 654.9 at 1 GB, 718.4 at 2 GB,
+/// against 668.2. At most half the memory available, rounded down to a
+/// power of two.
+pub fn auto_hash_mb(empties: u32) -> usize {
+    let wanted: usize = if empties <= 27 { 128 } else { 1024 };
+    let room = crate::engine::tt::available_memory()
+        .map_or(usize::MAX, |bytes| (bytes / 2 / (1 << 20)) as usize);
+    if wanted <= room {
+        wanted
+    } else {
+        // The largest power of two that fits, and at least a megabyte.
+        1 << room.max(1).ilog2()
+    }
+}
+
 /// An engine set up for suites: empties to the winner, `threads`, `hash_mb`.
 pub fn engine(threads: usize, hash_mb: usize) -> Engine {
     Engine::new(settings(threads, hash_mb))
@@ -134,7 +155,8 @@ impl fmt::Display for SolveTotals {
 }
 
 /// Solves the problems of `problems` whose ids lie in `ids`, on a table of
-/// `hash_mb` (refused when it cannot be allocated), ordering with `eval`;
+/// `hash_mb` (refused when it cannot be allocated; `None`: sized by each
+/// problem's empties, [`auto_hash_mb`]), ordering with `eval`;
 /// `row` sees each result as it comes, `progress` each step of a solve (and
 /// every `heartbeat` of a step still at work, what it is at).
 #[allow(clippy::too_many_arguments)]
@@ -142,19 +164,33 @@ pub fn solve_all(
     problems: &[Problem],
     ids: RangeInclusive<usize>,
     threads: usize,
-    hash_mb: usize,
+    hash_mb: Option<usize>,
     eval: &EvalKind,
     row: &mut dyn FnMut(&SolveRow),
     progress: Option<&(dyn Fn(&Problem, &Progress) + Sync)>,
     heartbeat: Option<Duration>,
 ) -> Result<SolveTotals, String> {
-    let mut engine = Engine::try_new(settings(threads.max(1), hash_mb))?;
-    engine.set_evaluator(eval.evaluator());
+    let size = |p: &Problem| hash_mb.unwrap_or_else(|| auto_hash_mb(p.pos.empty_count()));
+    let mut todo = problems.iter().filter(|p| ids.contains(&p.id)).peekable();
+    let first = todo.peek().map_or(1, |p| size(p));
+    let new_engine = |mb: usize| -> Result<Engine, String> {
+        let mut engine = Engine::try_new(settings(threads.max(1), mb))?;
+        engine.set_evaluator(eval.evaluator());
+        Ok(engine)
+    };
+    let mut engine = new_engine(first)?;
+    let mut engine_mb = first;
     let mut totals = SolveTotals {
         threads,
         ..SolveTotals::default()
     };
-    for problem in problems.iter().filter(|p| ids.contains(&p.id)) {
+    for problem in todo {
+        if size(problem) != engine_mb {
+            // The old table goes before the new one is allocated.
+            drop(engine);
+            engine_mb = size(problem);
+            engine = new_engine(engine_mb)?;
+        }
         let live = progress.map(|f| move |p: &Progress| f(problem, p));
         let solved = solve_with_progress(
             &mut engine,
@@ -169,4 +205,29 @@ pub fn solve_all(
         row(&SolveRow { problem, solved });
     }
     Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::auto_hash_mb;
+
+    #[test]
+    fn the_table_grows_with_the_empties_within_half_the_memory() {
+        let sizes: Vec<usize> = (0..=60).map(auto_hash_mb).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+        assert!(sizes.iter().all(|s| s.is_power_of_two()), "{sizes:?}");
+        if let Some(bytes) = crate::engine::tt::available_memory() {
+            let half = (bytes / 2 / (1 << 20)) as usize;
+            assert!(
+                sizes.iter().all(|&s| s <= half.max(1)),
+                "{sizes:?} against {half} MB"
+            );
+            if half >= 1024 {
+                assert_eq!(
+                    (auto_hash_mb(27), auto_hash_mb(28), auto_hash_mb(34)),
+                    (128, 1024, 1024)
+                );
+            }
+        }
+    }
 }

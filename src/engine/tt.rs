@@ -288,7 +288,7 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
 }
 
 /// Memory the system can give without swapping (Linux `MemAvailable`), if known.
-fn available_memory() -> Option<u64> {
+pub fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

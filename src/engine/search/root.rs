@@ -25,8 +25,9 @@ pub struct RootMove {
 enum Mode {
     /// Midgame search of the root to this depth.
     Midgame(u32),
-    /// Exact solve (a win/loss/draw solve with a (-1, 1) disc window).
-    Solve,
+    /// Exact solve, in a pass of this step (`WinLossDraw`: a (-1, 1)
+    /// disc window; `Exact`: any other).
+    Solve(Stage),
 }
 
 /// What a thread is asked to do.
@@ -79,7 +80,7 @@ impl Worker<'_> {
     fn child_value(&mut self, mode: Mode, child: &Position, alpha: i32, beta: i32) -> i32 {
         match mode {
             Mode::Midgame(depth) => -self.pvs(child, depth as i32 - 1, -beta, -alpha),
-            Mode::Solve => {
+            Mode::Solve(_) => {
                 let (a, b) = disc_window(alpha, beta);
                 -self.solve(child, -b, -a, child.empty_count()) * UNITS_PER_DISC
             }
@@ -259,7 +260,13 @@ impl Worker<'_> {
         {
             let top = 64 * UNITS_PER_DISC;
             let scan = self.with_node_budget(WIPEOUT_SCAN_NODES, |w| {
-                w.root_pass(moves, Mode::Solve, top - UNITS_PER_DISC, top, plan)
+                w.root_pass(
+                    moves,
+                    Mode::Solve(Stage::Exact),
+                    top - UNITS_PER_DISC,
+                    top,
+                    plan,
+                )
             });
             if self.stopped {
                 return report;
@@ -286,7 +293,7 @@ impl Worker<'_> {
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         if !plan.multi() {
             let (a, b) = (-UNITS_PER_DISC, UNITS_PER_DISC);
-            let pass = self.root_pass(moves, Mode::Solve, a, b, plan);
+            let pass = self.root_pass(moves, Mode::Solve(Stage::WinLossDraw), a, b, plan);
             if !pass.completed {
                 self.accept_partial(moves, &mut report, pass.best, a);
                 return report;
@@ -322,7 +329,7 @@ impl Worker<'_> {
             }
         }
         let (i, v) = loop {
-            let pass = self.root_pass(moves, Mode::Solve, a, b, plan);
+            let pass = self.root_pass(moves, Mode::Solve(Stage::Exact), a, b, plan);
             if !pass.completed {
                 self.accept_partial(moves, &mut report, pass.best, a);
                 return report;
@@ -438,10 +445,7 @@ impl Worker<'_> {
         let (step, depth) = match mode {
             Mode::Midgame(d) if self.selective => (Stage::Selective, d),
             Mode::Midgame(d) => (Stage::Midgame, d),
-            Mode::Solve if window == (-UNITS_PER_DISC, UNITS_PER_DISC) => {
-                (Stage::WinLossDraw, mv.child.empty_count() + 1)
-            }
-            Mode::Solve => (Stage::Exact, mv.child.empty_count() + 1),
+            Mode::Solve(step) => (step, mv.child.empty_count() + 1),
         };
         let due = self.beat.map_or(plan.start + every, |b| b.due);
         self.beat = Some(Beat {
