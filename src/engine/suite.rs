@@ -65,7 +65,7 @@ pub fn solve_with_progress(
 /// them, but makes each node dearer (its probes miss further out). Two
 /// threads, seconds against `--hash 256` (BENCHMARKS.md, fifth round): FFO
 /// #50-#52 (26-27 empties) 44.2 at 128 MB against 49.1; #53-#54 (28) 212.2
-/// at 1 GB against 237.9; #55-#58 (29-30) 654.9 at 1 GB, 718.4 at 2 GB,
+/// at 1 GB against 237.9; #55-#58 (29-30) 654.9 at 1 GB, 748.7 at 2 GB,
 /// against 668.2. At most half the memory available, rounded down to a
 /// power of two.
 pub fn auto_hash_mb(empties: u32) -> usize {

@@ -451,7 +451,11 @@ impl Worker<'_> {
         self.beat = Some(Beat {
             working: Working {
                 step,
-                window: disc_window(window.0.max(-INFINITY), window.1.min(INFINITY)),
+                // A window wider than the scores (the first iterations') reads as all of them.
+                window: {
+                    let (a, b) = disc_window(window.0, window.1);
+                    (a.max(-64), b.min(64))
+                },
                 root: (root.0 + 1, root.1),
             },
             depth,
