@@ -53,6 +53,17 @@ fn ffo_20_to_39_are_solved_exactly_with_four_threads() {
     check("fforum-20-39.obf", 4);
 }
 
+/// A problem of FFO #20-#39 with 20 empties that is not a draw (a draw
+/// needs no exact pass after the win/loss/draw one).
+fn twenty_empties_not_a_draw() -> mollett::rules::obf::Problem {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-20-39.obf");
+    mollett::rules::obf::read(&path)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.pos.empty_count() == 20 && p.best_score() != Some(0))
+        .unwrap()
+}
+
 /// What a user watching a long solve sees, in order: the midgame
 /// iterations one ply deeper each, the selective pass to the end, then the
 /// win/loss/draw and exact results, the last one the right score.
@@ -60,13 +71,7 @@ fn ffo_20_to_39_are_solved_exactly_with_four_threads() {
 fn a_long_solve_reports_its_passes_in_order() {
     use mollett::engine::search::{Progress, Stage};
     use std::sync::Mutex;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-20-39.obf");
-    let problems = mollett::rules::obf::read(&path).unwrap();
-    // 20 empties, not a draw (a draw needs no exact pass after the win/loss/draw one).
-    let p = problems
-        .iter()
-        .find(|p| p.pos.empty_count() == 20 && p.best_score() != Some(0))
-        .unwrap();
+    let p = &twenty_empties_not_a_draw();
     let steps = Mutex::new(Vec::new());
     let record = |s: &Progress| steps.lock().unwrap().push((s.stage, s.depth, s.score));
     let mut engine = suite::engine(1, 16);
@@ -103,12 +108,7 @@ fn a_solve_with_a_heartbeat_says_what_it_is_at_while_it_works() {
     use mollett::engine::search::{Progress, Stage};
     use std::sync::Mutex;
     use std::time::Duration;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ffo/fforum-20-39.obf");
-    let problems = mollett::rules::obf::read(&path).unwrap();
-    let p = problems
-        .iter()
-        .find(|p| p.pos.empty_count() == 20 && p.best_score() != Some(0))
-        .unwrap();
+    let p = &twenty_empties_not_a_draw();
     let every = Duration::from_millis(2);
     let reports: Mutex<Vec<Progress>> = Mutex::new(Vec::new());
     let record = |s: &Progress| reports.lock().unwrap().push(s.clone());
