@@ -251,15 +251,16 @@ impl SplitPool {
     fn run_here(&self, w: &mut Worker<'_>, job: &SplitJob) {
         // The poll mark too: left past the job's nodes, the next check of
         // the clock would come that many nodes late.
-        let (nodes, stopped, next_poll, reported) = (w.nodes, w.stopped, w.next_poll, w.reported);
+        let (nodes, stopped, next_poll) = (w.nodes, w.stopped, w.next_poll);
         let splits = std::mem::replace(&mut w.splits, job.splits.clone());
         w.stopped = false;
         // SAFETY: `run` is the poster's kernel, which this CPU runs.
         unsafe { (job.run)(w, job) };
         let searched = w.nodes - nodes;
         (w.nodes, w.stopped, w.next_poll, w.splits) = (nodes, stopped, next_poll, splits);
-        // The job's nodes were added to `searched` at its polls.
-        w.reported = reported;
+        // The job's polls added its nodes to `searched`, and with them those
+        // of ours still pending before it: none is added twice.
+        w.reported = w.reported.min(nodes);
         self.finished(&job.sp, searched);
     }
 
