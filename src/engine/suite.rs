@@ -66,8 +66,8 @@ pub fn solve_with_progress(
 /// threads, seconds against `--hash 256` (BENCHMARKS.md, fifth round): FFO
 /// #50-#52 (26-27 empties) 44.2 at 128 MB against 49.1; #53-#54 (28) 212.2
 /// at 1 GB against 237.9; #55-#58 (29-30) 654.9 at 1 GB, 748.7 at 2 GB,
-/// against 668.2. At most half the memory available, rounded down to a
-/// power of two.
+/// against 668.2; but #59 (34 empties, a wipe-out) 11.7 at 1 GB against
+/// 7.8. At most half the memory available, rounded down to a power of two.
 pub fn auto_hash_mb(empties: u32) -> usize {
     let wanted: usize = if empties <= 27 { 128 } else { 1024 };
     let room = crate::engine::tt::available_memory()
