@@ -170,30 +170,25 @@ pub fn solve_all(
     progress: Option<&(dyn Fn(&Problem, &Progress) + Sync)>,
     heartbeat: Option<Duration>,
 ) -> Result<SolveTotals, String> {
-    let size = |p: &Problem| hash_mb.unwrap_or_else(|| auto_hash_mb(p.pos.empty_count()));
-    let mut todo = problems.iter().filter(|p| ids.contains(&p.id)).peekable();
-    let first = todo.peek().map_or(1, |p| size(p));
-    let new_engine = |mb: usize| -> Result<Engine, String> {
-        let mut engine = Engine::try_new(settings(threads.max(1), mb))?;
-        engine.set_evaluator(eval.evaluator());
-        Ok(engine)
-    };
-    let mut engine = new_engine(first)?;
-    let mut engine_mb = first;
     let mut totals = SolveTotals {
         threads,
         ..SolveTotals::default()
     };
-    for problem in todo {
-        if size(problem) != engine_mb {
+    // The engine and its table's size, made anew when a problem wants another size.
+    let mut current: Option<(usize, Engine)> = None;
+    for problem in problems.iter().filter(|p| ids.contains(&p.id)) {
+        let mb = hash_mb.unwrap_or_else(|| auto_hash_mb(problem.pos.empty_count()));
+        if current.as_ref().is_none_or(|(size, _)| *size != mb) {
             // The old table goes before the new one is allocated.
-            drop(engine);
-            engine_mb = size(problem);
-            engine = new_engine(engine_mb)?;
+            drop(current.take());
+            let mut engine = Engine::try_new(settings(threads.max(1), mb))?;
+            engine.set_evaluator(eval.evaluator());
+            current = Some((mb, engine));
         }
+        let engine = &mut current.as_mut().expect("an engine was just made").1;
         let live = progress.map(|f| move |p: &Progress| f(problem, p));
         let solved = solve_with_progress(
-            &mut engine,
+            engine,
             problem,
             live.as_ref().map(|f| f as &(dyn Fn(&Progress) + Sync)),
             heartbeat,

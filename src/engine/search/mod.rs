@@ -146,6 +146,19 @@ pub enum Stage {
     Working,
 }
 
+impl Stage {
+    /// The word that starts the step's progress and log lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Midgame => "depth",
+            Stage::Selective => "selective",
+            Stage::WinLossDraw => "wld",
+            Stage::Exact => "exact",
+            Stage::Working => "working",
+        }
+    }
+}
+
 /// What a [`Stage::Working`] report is at work on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Working {
@@ -186,20 +199,18 @@ impl std::fmt::Display for Progress {
             Stage::WinLossDraw => write!(f, "wld {:+.0}", self.score.signum())?,
             Stage::Exact => write!(f, "exact {:+.0}", self.score)?,
             Stage::Working => {
-                let Some(w) = self.working else {
-                    return write!(f, "working nodes {}", self.nodes);
-                };
-                let step = match w.step {
-                    Stage::Midgame => format!("depth {}", self.depth),
-                    Stage::Selective => format!("selective {}", self.depth),
-                    Stage::WinLossDraw => "wld".to_string(),
-                    Stage::Exact | Stage::Working => "exact".to_string(),
-                };
-                write!(
-                    f,
-                    "working {step} window {:+}..{:+} move {}/{}",
-                    w.window.0, w.window.1, w.root.0, w.root.1
-                )?
+                write!(f, "working")?;
+                if let Some(w) = self.working {
+                    write!(f, " {}", w.step.name())?;
+                    if matches!(w.step, Stage::Midgame | Stage::Selective) {
+                        write!(f, " {}", self.depth)?;
+                    }
+                    write!(
+                        f,
+                        " window {:+}..{:+} move {}/{}",
+                        w.window.0, w.window.1, w.root.0, w.root.1
+                    )?;
+                }
             }
         }
         let pv: Vec<String> = self.pv.iter().map(Move::to_string).collect();
@@ -370,7 +381,8 @@ impl Engine {
                 node_limit,
             );
             w.params = search_params;
-            w.searched = Some(searched);
+            // Only heartbeats read the shared count: no search pays for it otherwise.
+            w.searched = limits.heartbeat.and(Some(searched));
             w
         };
         let (report, nodes, moves) = std::thread::scope(|s| {

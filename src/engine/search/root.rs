@@ -487,13 +487,7 @@ impl Worker<'_> {
         if !log::log_enabled!(log::Level::Info) {
             return;
         }
-        let what = match stage {
-            Stage::Midgame => "depth",
-            Stage::Selective => "selective",
-            Stage::WinLossDraw => "wld",
-            Stage::Exact => "exact",
-            Stage::Working => "working",
-        };
+        let what = stage.name();
         let secs = plan.start.elapsed().as_secs_f64();
         let pv: Vec<String> = pv_from_tt(self.tt, &moves[0], 24)
             .iter()

@@ -48,7 +48,7 @@ pub struct Worker<'a> {
     /// polls (for the heartbeat: `nodes` holds helpers' nodes only once
     /// they have left a split point).
     pub searched: Option<&'a AtomicU64>,
-    /// This worker's nodes already added to `searched`.
+    /// This worker's nodes already added to `searched` (never more than `nodes`).
     reported: u64,
     /// What the main thread is searching, while a progress callback
     /// wants heartbeats ([`Stage::Working`]).
@@ -377,9 +377,8 @@ impl<'a> Worker<'a> {
     /// Nodes searched so far by all threads of the search (those of a
     /// helper since its last poll excepted).
     pub fn nodes_so_far(&self) -> u64 {
-        self.searched.map_or(self.nodes, |s| {
-            s.load(Relaxed) + self.nodes.saturating_sub(self.reported)
-        })
+        self.searched
+            .map_or(self.nodes, |s| s.load(Relaxed) + self.nodes - self.reported)
     }
 
     /// Tells the progress callback what the main thread is at, when a
@@ -452,8 +451,8 @@ impl<'a> Worker<'a> {
     /// Checks the stop flags, the hard deadline and the node budget now.
     pub fn poll(&mut self) -> bool {
         if let Some(searched) = self.searched {
-            searched.fetch_add(self.nodes.saturating_sub(self.reported), Relaxed);
-            self.reported = self.reported.max(self.nodes);
+            searched.fetch_add(self.nodes - self.reported, Relaxed);
+            self.reported = self.nodes;
         }
         if self.beat.is_some() {
             self.heartbeat();
