@@ -193,13 +193,12 @@ impl std::fmt::Display for Progress {
     /// +2.00 ...` for the selective pass, `wld`/`exact` for the solves
     /// (`wld` gives the sign of the result: +1, 0 or -1).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.stage.name())?;
         match self.stage {
-            Stage::Midgame => write!(f, "depth {} {:+.2}", self.depth, self.score)?,
-            Stage::Selective => write!(f, "selective {} {:+.2}", self.depth, self.score)?,
-            Stage::WinLossDraw => write!(f, "wld {:+.0}", self.score.signum())?,
-            Stage::Exact => write!(f, "exact {:+.0}", self.score)?,
+            Stage::Midgame | Stage::Selective => write!(f, " {} {:+.2}", self.depth, self.score)?,
+            Stage::WinLossDraw => write!(f, " {:+.0}", self.score.signum())?,
+            Stage::Exact => write!(f, " {:+.0}", self.score)?,
             Stage::Working => {
-                write!(f, "working")?;
                 if let Some(w) = self.working {
                     write!(f, " {}", w.step.name())?;
                     if matches!(w.step, Stage::Midgame | Stage::Selective) {
