@@ -191,12 +191,17 @@ pub struct Progress {
 impl std::fmt::Display for Progress {
     /// `depth 12 +3.50 nodes 123456 0.42 s pv d3 c5 f6`, `selective 24
     /// +2.00 ...` for the selective pass, `wld`/`exact` for the solves
-    /// (`wld` gives the sign of the result: +1, 0 or -1).
+    /// (`wld` gives the sign of the result: +1, +0 or -1).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.stage.name())?;
         match self.stage {
             Stage::Midgame | Stage::Selective => write!(f, " {} {:+.2}", self.depth, self.score)?,
-            Stage::WinLossDraw => write!(f, " {:+.0}", self.score.signum())?,
+            // Not `f64::signum`, which reads a draw (0.0) as +1.
+            Stage::WinLossDraw => write!(
+                f,
+                " {:+}",
+                (self.score > 0.0) as i32 - (self.score < 0.0) as i32
+            )?,
             Stage::Exact => write!(f, " {:+.0}", self.score)?,
             Stage::Working => {
                 if let Some(w) = self.working {
@@ -502,5 +507,30 @@ impl Engine {
             .collect();
         moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Progress, Stage};
+    use std::time::Duration;
+
+    #[test]
+    fn a_win_loss_draw_line_gives_the_sign_of_the_result() {
+        let line = |score: f64| {
+            Progress {
+                stage: Stage::WinLossDraw,
+                depth: 20,
+                score,
+                pv: Vec::new(),
+                nodes: 5,
+                time: Duration::ZERO,
+                working: None,
+            }
+            .to_string()
+        };
+        assert!(line(1.0).starts_with("wld +1 nodes 5"), "{}", line(1.0));
+        assert!(line(0.0).starts_with("wld +0 nodes 5"), "{}", line(0.0));
+        assert!(line(-1.0).starts_with("wld -1 nodes 5"), "{}", line(-1.0));
     }
 }
