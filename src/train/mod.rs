@@ -394,6 +394,23 @@ impl std::fmt::Display for TrainReport {
     }
 }
 
+/// How many game indices below `below` are absent from `games`, counted up
+/// to the returned bound: the smaller of `below` and one past the last
+/// game. A file that simply ends before `below` (a finished run's file) is
+/// not short of games; only gaps before its last game are.
+fn missing_below(games: &[corpus::CorpusGame], below: u64) -> (u64, u64) {
+    let end = games
+        .iter()
+        .map(|g| g.index + 1)
+        .max()
+        .unwrap_or(0)
+        .min(below);
+    let mut seen: Vec<u64> = games.iter().map(|g| g.index).filter(|&i| i < end).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    (end, end - seen.len() as u64)
+}
+
 /// The training samples of a corpus file, within `limits` (a warning when
 /// games below a limit are missing: another copy would train differently).
 fn corpus_samples(path: &Path, limits: &GameLimits, progress: bool) -> Result<Vec<Sample>, String> {
@@ -402,11 +419,11 @@ fn corpus_samples(path: &Path, limits: &GameLimits, progress: bool) -> Result<Ve
         eprintln!("{}: {s} (skipped)", path.display());
     }
     if let Some(below) = limits.below(c.header.variant) {
+        let (end, missing) = missing_below(&c.games, below);
         c.games.retain(|g| g.index < below);
-        let missing = below.saturating_sub(c.games.len() as u64);
         if missing > 0 {
             eprintln!(
-                "train: warning: {}: {missing} of the games below index {below} are missing",
+                "train: warning: {}: {missing} of the games below index {end} are missing",
                 path.display()
             );
         }
@@ -482,6 +499,26 @@ mod tests {
             all.len()
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_gaps_before_a_files_last_game_count_as_missing() {
+        let games = |indices: &[u64]| -> Vec<corpus::CorpusGame> {
+            indices
+                .iter()
+                .map(|&i| {
+                    let mut g = corpus::game_by(Variant::Modern, |moves| moves.trailing_zeros());
+                    g.index = i;
+                    g
+                })
+                .collect()
+        };
+        // A complete file of 3 games under a limit of 10 lacks nothing.
+        assert_eq!(missing_below(&games(&[0, 1, 2]), 10), (3, 0));
+        // Gaps before the last game count; games past the limit do not.
+        assert_eq!(missing_below(&games(&[0, 3, 5, 12]), 10), (10, 7));
+        assert_eq!(missing_below(&games(&[2, 0, 2, 4]), 10), (5, 2));
+        assert_eq!(missing_below(&games(&[]), 10), (0, 0));
     }
 
     #[test]
