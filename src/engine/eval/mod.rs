@@ -122,9 +122,10 @@ impl std::fmt::Display for EvalKind {
     }
 }
 
-/// The learned pattern evaluation with the weights shipped in the binary.
+/// The learned pattern evaluation with the weights shipped in the binary
+/// (one set per variant).
 pub fn learned_evaluator() -> Box<dyn Evaluator> {
-    Box::new(PatternEval::embedded().expect("the embedded weight file is valid"))
+    Box::new(pattern::EmbeddedEval::new().expect("the embedded weight files are valid"))
 }
 
 /// An evaluator by name: `handcrafted`, `learned` (the embedded weights), or

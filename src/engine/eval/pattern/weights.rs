@@ -150,8 +150,14 @@ impl PatternWeights {
     }
 }
 
-/// The weights shipped in the binary (`src/engine/eval/weights.bin`).
+/// The weights shipped in the binary for modern positions
+/// (`src/engine/eval/weights.bin`, the third set).
 pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights.bin");
+
+/// The weights shipped in the binary for classic positions
+/// (`src/engine/eval/weights-classic.bin`, the fourth set: docs/training.md
+/// says why each variant has its own).
+pub static EMBEDDED_CLASSIC_WEIGHTS: &[u8] = include_bytes!("../weights-classic.bin");
 
 #[cfg(test)]
 mod tests {
