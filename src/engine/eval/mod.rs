@@ -28,6 +28,13 @@ pub trait Evaluator: Send + Sync {
     /// where the game is not over (the search scores finished games itself).
     fn evaluate(&self, pos: &Position) -> i32;
 
+    /// The value the exact solver orders its moves by, in the same units:
+    /// by default [`Evaluator::evaluate`]. Ordering never changes a solve's
+    /// result, only how many nodes it takes.
+    fn order_evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate(pos)
+    }
+
     /// Standard deviation, in discs, of the difference between a `depth`-ply
     /// and a `shallow`-ply search of a position with `empties` empty squares:
     /// ProbCut's error model (fitted by `mollett probcut`, see docs/training.md).

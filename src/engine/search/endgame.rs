@@ -271,7 +271,7 @@ macro_rules! kernel {
                     variant: Variant::Modern,
                     supply: [0, 0],
                 };
-                return w.eval.evaluate(&pos);
+                return w.eval.order_evaluate(&pos);
             }
             let moves = $moves(p, o);
             if moves == 0 {
