@@ -211,8 +211,9 @@ impl Evaluator for EmbeddedEval {
         self.classic.evaluate(pos)
     }
 
+    /// Both sets share one model ([`PROBCUT_SIGMA`]).
     fn probcut_sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
-        PROBCUT_SIGMA.sigma(depth, shallow, empties)
+        self.modern.probcut_sigma(depth, shallow, empties)
     }
 }
 
