@@ -47,7 +47,8 @@ pub fn odd_quadrants(empties: u64) -> u64 {
     m
 }
 
-/// Masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
+/// (Tests) the masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
+#[cfg(test)]
 struct Lines {
     rows: [u64; 8],
     cols: [u64; 8],
@@ -55,6 +56,7 @@ struct Lines {
     diag7: [u64; 15],
 }
 
+#[cfg(test)]
 const fn make_lines() -> Lines {
     let mut l = Lines {
         rows: [0; 8],
@@ -74,33 +76,48 @@ const fn make_lines() -> Lines {
     l
 }
 
+#[cfg(test)]
 static LINES: Lines = make_lines();
 
 /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal).
+///
+/// Branch-free: a row (column) is full when its eight bits AND together; a
+/// diagonal is full when no empty square spreads along it (each empty square
+/// is smeared both ways along the diagonal by shifts of 1, 2 and 4 steps).
 #[inline]
 fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
-    let mut full = (0, 0, 0, 0);
-    for &m in &LINES.rows {
-        if occupied & m == m {
-            full.0 |= m;
-        }
-    }
-    for &m in &LINES.cols {
-        if occupied & m == m {
-            full.1 |= m;
-        }
-    }
-    for &m in &LINES.diag9 {
-        if occupied & m == m {
-            full.2 |= m;
-        }
-    }
-    for &m in &LINES.diag7 {
-        if occupied & m == m {
-            full.3 |= m;
-        }
-    }
-    full
+    const NOT_A: u64 = !COL_A;
+    const NOT_AB: u64 = !(COL_A | COL_A << 1);
+    const NOT_AD: u64 = !(COL_A * 0xF);
+    const NOT_H: u64 = !COL_H;
+    const NOT_GH: u64 = !(COL_H | COL_H >> 1);
+    const NOT_EH: u64 = !(COL_A * 0xF0);
+    let mut h = occupied & (occupied >> 4);
+    h &= h >> 2;
+    h &= h >> 1;
+    let rows = (h & COL_A) * 0xFF;
+    let mut v = occupied & (occupied >> 32);
+    v &= v >> 16;
+    v &= v >> 8;
+    let cols = (v & ROW_1) * COL_A;
+    let empty = !occupied;
+    // a1-h8: +9 is one column right (a wrap lands in column A), -9 one left.
+    let mut e9 = empty;
+    e9 |= (e9 << 9) & NOT_A;
+    e9 |= (e9 << 18) & NOT_AB;
+    e9 |= (e9 << 36) & NOT_AD;
+    e9 |= (e9 >> 9) & NOT_H;
+    e9 |= (e9 >> 18) & NOT_GH;
+    e9 |= (e9 >> 36) & NOT_EH;
+    // h1-a8: +7 is one column left (a wrap lands in column H), -7 one right.
+    let mut e7 = empty;
+    e7 |= (e7 << 7) & NOT_H;
+    e7 |= (e7 << 14) & NOT_GH;
+    e7 |= (e7 << 28) & NOT_EH;
+    e7 |= (e7 >> 7) & NOT_A;
+    e7 |= (e7 >> 14) & NOT_AB;
+    e7 |= (e7 >> 28) & NOT_AD;
+    (rows, cols, !e9, !e7)
 }
 
 /// Discs of `p` that can never be flipped, found by contact: a disc is stable
@@ -132,6 +149,46 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal).
+    fn full_lines_by_mask(occupied: u64) -> (u64, u64, u64, u64) {
+        let mut full = (0, 0, 0, 0);
+        for &m in &LINES.rows {
+            if occupied & m == m {
+                full.0 |= m;
+            }
+        }
+        for &m in &LINES.cols {
+            if occupied & m == m {
+                full.1 |= m;
+            }
+        }
+        for &m in &LINES.diag9 {
+            if occupied & m == m {
+                full.2 |= m;
+            }
+        }
+        for &m in &LINES.diag7 {
+            if occupied & m == m {
+                full.3 |= m;
+            }
+        }
+        full
+    }
+
+    #[test]
+    fn full_lines_match_the_line_masks() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for i in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Mostly full boards, where full lines are common.
+            let holes = if i % 2 == 0 { x & (x >> 11) & (x >> 23) } else { x & (x >> 5) };
+            let occ = !holes;
+            assert_eq!(full_lines(occ), full_lines_by_mask(occ), "{occ:#x}");
+        }
+    }
     use crate::rules::bitboard::symmetry;
 
     #[test]
