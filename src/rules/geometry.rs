@@ -47,38 +47,6 @@ pub fn odd_quadrants(empties: u64) -> u64 {
     m
 }
 
-/// (Tests) the masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
-#[cfg(test)]
-struct Lines {
-    rows: [u64; 8],
-    cols: [u64; 8],
-    diag9: [u64; 15],
-    diag7: [u64; 15],
-}
-
-#[cfg(test)]
-const fn make_lines() -> Lines {
-    let mut l = Lines {
-        rows: [0; 8],
-        cols: [0; 8],
-        diag9: [0; 15],
-        diag7: [0; 15],
-    };
-    let mut sq = 0;
-    while sq < 64 {
-        let (c, r) = (sq % 8, sq / 8);
-        l.rows[r] |= 1 << sq;
-        l.cols[c] |= 1 << sq;
-        l.diag9[c + 7 - r] |= 1 << sq;
-        l.diag7[c + r] |= 1 << sq;
-        sq += 1;
-    }
-    l
-}
-
-#[cfg(test)]
-static LINES: Lines = make_lines();
-
 /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal).
 ///
 /// Branch-free: a row (column) is full when its eight bits AND together; a
@@ -149,47 +117,69 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
+    use crate::rules::bitboard::symmetry;
 
-    /// Squares whose line is full along each axis: (horizontal, vertical, a1-h8 diagonal, h1-a8 diagonal).
+    /// The masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
+    struct Lines {
+        rows: [u64; 8],
+        cols: [u64; 8],
+        diag9: [u64; 15],
+        diag7: [u64; 15],
+    }
+
+    const fn make_lines() -> Lines {
+        let mut l = Lines {
+            rows: [0; 8],
+            cols: [0; 8],
+            diag9: [0; 15],
+            diag7: [0; 15],
+        };
+        let mut sq = 0;
+        while sq < 64 {
+            let (c, r) = (sq % 8, sq / 8);
+            l.rows[r] |= 1 << sq;
+            l.cols[c] |= 1 << sq;
+            l.diag9[c + 7 - r] |= 1 << sq;
+            l.diag7[c + r] |= 1 << sq;
+            sq += 1;
+        }
+        l
+    }
+
+    static LINES: Lines = make_lines();
+
+    /// [`full_lines`] the slow way, one line mask at a time.
     fn full_lines_by_mask(occupied: u64) -> (u64, u64, u64, u64) {
-        let mut full = (0, 0, 0, 0);
-        for &m in &LINES.rows {
-            if occupied & m == m {
-                full.0 |= m;
-            }
-        }
-        for &m in &LINES.cols {
-            if occupied & m == m {
-                full.1 |= m;
-            }
-        }
-        for &m in &LINES.diag9 {
-            if occupied & m == m {
-                full.2 |= m;
-            }
-        }
-        for &m in &LINES.diag7 {
-            if occupied & m == m {
-                full.3 |= m;
-            }
-        }
-        full
+        let full = |masks: &[u64]| {
+            masks
+                .iter()
+                .filter(|&&m| occupied & m == m)
+                .fold(0, |a, &m| a | m)
+        };
+        (
+            full(&LINES.rows),
+            full(&LINES.cols),
+            full(&LINES.diag9),
+            full(&LINES.diag7),
+        )
     }
 
     #[test]
     fn full_lines_match_the_line_masks() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(1);
         for i in 0..20000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             // Mostly full boards, where full lines are common.
-            let holes = if i % 2 == 0 { x & (x >> 11) & (x >> 23) } else { x & (x >> 5) };
+            let holes = if i % 2 == 0 {
+                x & (x >> 11) & (x >> 23)
+            } else {
+                x & (x >> 5)
+            };
             let occ = !holes;
             assert_eq!(full_lines(occ), full_lines_by_mask(occ), "{occ:#x}");
         }
     }
-    use crate::rules::bitboard::symmetry;
 
     #[test]
     fn a_lone_corner_is_stable_and_an_edge_run_from_it_too() {
