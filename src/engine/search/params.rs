@@ -107,8 +107,8 @@ pub const ENDGAME_EVAL_ORDER_EMPTIES: u32 = 14;
 pub const ENDGAME_ORDER_SEARCH_EMPTIES: u32 = 16;
 /// Evaluation units per ordering point in that order: how much the
 /// evaluation counts against the mobility, parity and potential terms.
-/// With the fourth weight set ordering, one thread, FFO #40-#52 (#40-#49
-/// with 128 MB): 1,944.0M nodes at 8, 2,235.8M at 4, 2,024.3M at 6,
+/// With the fourth weight set ordering, one thread, FFO #40-#52 with
+/// 128 MB: 1,944.0M nodes at 8, 2,235.8M at 4, 2,024.3M at 6,
 /// 1,748.6M at 12, **1,703.3M at 16**, 1,718.1M at 24; #53 2,317.1M at 8
 /// against 1,709.5M at 16, #54 4,495.9M against 4,525.5M, #20-#39 the same
 /// (BENCHMARKS.md, "FFO #40-#59, tenth round").
