@@ -547,7 +547,8 @@ impl Worker<'_> {
             }
         }
 
-        let list = MoveList::endgame(pos, moves, tt_move);
+        let mut list = MoveList::new();
+        list.fill_endgame(pos, moves, tt_move);
         for (i, c) in list.as_slice().iter().enumerate() {
             let mut v;
             if i == 0 {

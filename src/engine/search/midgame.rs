@@ -62,7 +62,8 @@ impl Worker<'_> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let list = MoveList::midgame(
+        let mut list = MoveList::new();
+        list.fill_midgame(
             pos,
             moves,
             tt_move,
