@@ -381,20 +381,24 @@ impl SwingArgs {
 /// `mollett openings`.
 #[derive(Args)]
 pub struct OpeningsArgs {
-    /// Plies per opening.
-    #[arg(long, default_value_t = 8)]
-    pub plies: usize,
-    #[arg(long, default_value_t = 100)]
-    pub count: usize,
-    /// Keep openings evaluated within this many discs of even.
-    #[arg(long, default_value_t = 2.0)]
+    /// Plies per opening, 1 to 50 (classic's four free placements count):
+    /// at least ten empties are left to play.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=50))]
+    pub plies: u64,
+    /// How many distinct openings to write, 1 to 1000000; fewer (with a
+    /// warning) when not that many meet the conditions.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// Keep openings evaluated within this many discs of even (0 to 64).
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true, value_parser = parse_max_eval)]
     pub max_eval: f64,
     /// Search depth of the evaluation.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
+    /// Seed of the random plies: the same seed writes the same openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout), replaced whole.
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -441,6 +445,14 @@ fn parse_protocol(s: &str) -> Result<Protocol, String> {
 }
 
 /// `A-B` or `A`: problem numbers.
+fn parse_max_eval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=64.0).contains(&x) => Ok(x),
+        Ok(_) => Err(format!("{s} is not in 0..=64 (discs)")),
+        Err(_) => Err(format!("'{s}' is not a number")),
+    }
+}
+
 fn parse_ids(r: &str) -> Result<RangeInclusive<usize>, String> {
     let (a, b) = r.split_once('-').unwrap_or((r, r));
     let parse = |x: &str| {
@@ -615,8 +627,8 @@ impl OpeningsArgs {
     pub fn config(&self, variant: Variant) -> GenConfig {
         GenConfig {
             variant,
-            plies: self.plies,
-            count: self.count,
+            plies: self.plies as usize,
+            count: self.count as usize,
             max_eval: self.max_eval,
             depth: self.depth,
             seed: self.seed,

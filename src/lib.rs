@@ -8,9 +8,10 @@
 //! - [`tournament`] and [`train`]: the tools (match runner, reports, tuning,
 //!   self-play, training).
 //!
-//! [`rng`] is a leaf utility any layer may use.
+//! [`rng`] and [`files`] are leaf utilities any layer may use.
 
 pub mod engine;
+pub mod files;
 pub mod protocol;
 pub mod rng;
 pub mod rules;

@@ -20,8 +20,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = Cli::parse();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format(log_line)
+        .init();
+    let cli = Cli::try_parse().unwrap_or_else(|e| one_line_error(e));
     let variant = cli.variant;
     if cli.command.as_ref().is_some_and(CliCommand::only_prints) {
         // A command that only prints ends quietly when its reader goes
@@ -72,7 +74,17 @@ fn main() {
         }) => mollett::rules::obf::read(&file).and_then(|problems| {
             let ids = ids.unwrap_or(0..=usize::MAX);
             if !problems.iter().any(|p| ids.contains(&p.id)) {
-                return Err(format!("{}: no problems to solve", file.display()));
+                let (lo, hi) = (problems.iter().map(|p| p.id).min(), problems.iter().map(|p| p.id).max());
+                return Err(match (lo, hi) {
+                    (Some(lo), Some(hi)) => format!(
+                        "{}: no problem with an id in --ids {}-{}; the file holds {} problem(s), #{lo} to #{hi}",
+                        file.display(),
+                        ids.start(),
+                        ids.end(),
+                        problems.len()
+                    ),
+                    _ => format!("{}: the file holds no problems", file.display()),
+                });
             }
             println!("{}", SolveRow::HEADER);
             let (threads, hash) = (threads as usize, hash.map(|h| h as usize));
@@ -126,19 +138,32 @@ fn main() {
         Some(CliCommand::Report { files, sprt }) => optional_sprt(&sprt)
             .and_then(|sprt| merge_files(&files, sprt))
             .map(|report| print!("{report}")),
-        Some(CliCommand::Openings(args)) => {
-            let found = openings::generate(&args.config(variant));
-            if found.len() < args.count {
-                eprintln!("only {} openings met the conditions", found.len());
-            }
-            let text: String = found.iter().map(|m| moves_text(m) + "\n").collect();
-            match args.out {
-                Some(path) => {
-                    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
+        Some(CliCommand::Openings(args)) => args
+            .out
+            .as_deref()
+            .map_or(Ok(()), mollett::files::check_output)
+            .and_then(|()| {
+                let cfg = args.config(variant);
+                let found = openings::generate(&cfg);
+                if found.is_empty() {
+                    return Err(format!(
+                        "no opening of {} plies met the conditions (within {} discs of even at depth {}); allow a larger --max-eval",
+                        cfg.plies, cfg.max_eval, cfg.depth
+                    ));
                 }
-                None => Ok(print!("{text}")),
-            }
-        }
+                if found.len() < cfg.count {
+                    eprintln!(
+                        "mollett: warning: only {} of {} openings met the conditions",
+                        found.len(),
+                        cfg.count
+                    );
+                }
+                let text: String = found.iter().map(|m| moves_text(m) + "\n").collect();
+                match &args.out {
+                    Some(path) => mollett::files::replace(path, text.as_bytes()),
+                    None => Ok(print!("{text}")),
+                }
+            }),
         Some(CliCommand::Selfplay(args)) => {
             args.config(variant).and_then(|cfg| match &args.corpus {
                 Some(path) => {
@@ -169,7 +194,10 @@ fn main() {
                 modern: args.modern_games,
                 classic: args.classic_games,
             };
-            train_files(&args.files, &limits, &args.config()).and_then(|(weights, report)| {
+            // A bad --out is found now, not after minutes of fitting.
+            mollett::files::check_output(&args.out)
+                .and_then(|()| train_files(&args.files, &limits, &args.config()))
+                .and_then(|(weights, report)| {
                 print!("{report}");
                 weights.write(&args.out).map_err(|e| e.to_string())?;
                 let bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
@@ -204,6 +232,34 @@ fn main() {
         eprintln!("mollett: {e}");
         std::process::exit(2);
     }
+}
+
+/// Warnings and errors read as the command's own (`mollett: warning: ...`),
+/// whichever part of the program found them; debugging detail (`RUST_LOG`)
+/// keeps its level and module.
+fn log_line(buf: &mut env_logger::fmt::Formatter, record: &log::Record) -> std::io::Result<()> {
+    use std::io::Write;
+    match record.level() {
+        log::Level::Error => writeln!(buf, "mollett: error: {}", record.args()),
+        log::Level::Warn => writeln!(buf, "mollett: warning: {}", record.args()),
+        level => writeln!(buf, "[{level} {}] {}", record.target(), record.args()),
+    }
+}
+
+/// Help and version print as clap prints them; an error in the arguments
+/// is one line (`mollett: error: ...`) and exit status 2.
+fn one_line_error(e: clap::Error) -> ! {
+    if !e.use_stderr() {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("error");
+    let why = first.strip_prefix("error: ").unwrap_or(first);
+    eprintln!("mollett: {why}");
+    std::process::exit(2);
 }
 
 /// `match` and `tournament`: runs the games (Ctrl-C stops cleanly) and

@@ -33,6 +33,10 @@ fn assert_refused(args: &[&str], what: &str) {
     assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
     assert!(err.contains(what), "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
+    // Progress may come first; the error itself is one line.
+    let errors = err.lines().filter(|l| l.starts_with("mollett:")).count();
+    assert_eq!(errors, 1, "{args:?}: one error line: {err}");
+    assert!(!err.contains("For more information"), "{args:?}: {err}");
     assert!(
         t.elapsed() < Duration::from_secs(10),
         "{args:?} took {:?}",
@@ -190,4 +194,94 @@ fn solve_prints_its_progress_on_stderr() {
         !table.contains("exact +18"),
         "progress stays off stdout: {table}"
     );
+}
+
+/// A newcomer's first `openings` runs: impossible values are refused with
+/// their range, and every flag says what it does.
+#[test]
+fn openings_refuses_what_it_cannot_use() {
+    assert_refused(&["openings", "--plies", "70"], "1..=50");
+    assert_refused(&["openings", "--plies", "0"], "1..=50");
+    assert_refused(&["openings", "--max-eval", "-1"], "0..=64");
+    assert_refused(&["openings", "--count", "0"], "count");
+    // Nothing within 0 discs at an odd depth: an error, not an empty success.
+    assert_refused(
+        &[
+            "openings",
+            "--plies",
+            "1",
+            "--max-eval",
+            "0",
+            "--depth",
+            "1",
+        ],
+        "no opening",
+    );
+    let help = String::from_utf8(mollett(&["openings", "--help"]).stdout).unwrap();
+    for flag in [
+        "--plies",
+        "--count",
+        "--max-eval",
+        "--depth",
+        "--seed",
+        "--out",
+    ] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap();
+        let text = line.split_once('>').map_or("", |(_, t)| t.trim());
+        assert!(text.len() > 10, "{flag} has no help: {line}");
+    }
+}
+
+#[test]
+fn solve_says_which_ids_a_file_holds() {
+    assert_refused(
+        &["solve", "tests/data/ffo/fforum-40-59.obf", "--ids", "1-5"],
+        "#40 to #59",
+    );
+}
+
+/// Random positions of modern games at `empties` empties (a fixed seed).
+fn random_positions(count: usize, empties: u32) -> Vec<Position> {
+    let mut seed = 12345u64;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start(Variant::Modern, Color::Black);
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[next(moves.len())]).unwrap();
+        }
+        if !pos.is_game_over() && pos.empty_count() == empties {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The solve table writes scores as the protocol does: `0`, never `+0`.
+#[test]
+fn solve_writes_a_draw_as_0() {
+    let text: String = random_positions(150, 4)
+        .iter()
+        .map(|p| format!("{};\n", p.to_obf()))
+        .collect();
+    let file = temp("draw", "draws.obf", text.as_bytes());
+    let out = mollett(&["solve", file.to_str().unwrap()]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    let scores: Vec<&str> = table
+        .lines()
+        .filter(|l| l.trim_start().starts_with('#'))
+        .map(|l| l.split_whitespace().nth(3).unwrap())
+        .collect();
+    assert_eq!(scores.len(), 150, "{table}");
+    assert!(scores.contains(&"0"), "a draw among 150 positions: {table}");
+    assert!(!scores.iter().any(|s| *s == "+0" || *s == "-0"), "{table}");
 }

@@ -1,6 +1,6 @@
 //! The architecture, kept: each layer of `src/` imports only the layers
 //! below it (rules < engine < protocol < tournament < train), and no two
-//! modules import each other. `rng` is a leaf any layer may use.
+//! modules import each other. `rng` and `files` are leaves any layer may use.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -426,3 +426,37 @@ fn go_and_hint_report_each_iteration_as_it_completes() {
     assert!(live > 6, "one line per iteration and the answer: {lines:?}");
     gui.close();
 }
+
+/// Each live line is what that iteration found: a line no longer than its
+/// depth (not the table's long line from an earlier, deeper search), and an
+/// exact `go` ends with its solve's line under `100%`.
+#[test]
+fn live_lines_show_this_search_not_the_tables_last_one() {
+    let mut gui = Gui::new();
+    gui.send("set depth 9");
+    gui.send("go");
+    gui.until("===", LONG * 4);
+    gui.send("set depth 4");
+    gui.send("go");
+    let lines = gui.until("===", LONG);
+    let searches: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(searches.len(), 4, "{lines:?}");
+    for l in searches {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let depth: usize = words[4].parse().unwrap();
+        let placed = words[1].split('-').filter(|m| *m != "PA").count();
+        assert!(placed <= depth, "a {depth}-ply line of {placed} moves: {l}");
+    }
+    // 8 empties: solved exactly; the last live line says so.
+    let board = format!("8 {}{}{} *", "*".repeat(48), "O".repeat(8), "-".repeat(8));
+    gui.send(&format!("set game (;GM[Othello]TY[8]BO[{board}];)"));
+    gui.send("go");
+    let lines = gui.until("===", LONG);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("search "))
+        .unwrap();
+    assert!(last.ends_with(" 0 100%"), "{lines:?}");
+    gui.close();
+}

@@ -788,16 +788,33 @@ fn unusable_clock_values_are_refused_and_change_nothing() {
         "kgs-time_settings absolute 1e20",
         "time_settings 1e20 0 0",
         "time_left black 1e20 0",
+        // Below the range: the same answer as above it.
+        "time_left black -5 0",
+        "time_settings -1 0 0",
+        "kgs-time_settings canadian 60 -30 5",
     ];
     let script: String = bad.iter().map(|l| format!("{l}\n")).collect();
     let a = ask(&format!("set_option movetime 50\n{script}genmove\n"));
-    for (line, answer) in bad.iter().zip(&a[1..6]) {
+    let n = bad.len();
+    for (line, answer) in bad.iter().zip(&a[1..=n]) {
         assert_eq!(answer, "? time must be 0 to 1000000 seconds", "{line}");
     }
     assert!(
-        START_LEGAL.contains(&a[6].trim_start_matches("= ")),
+        START_LEGAL.contains(&a[n + 1].trim_start_matches("= ")),
         "{a:?}"
     );
+}
+
+/// `hint` takes 1 to 64 moves (protocol.md); more is refused, not cut.
+#[test]
+fn hint_counts_beyond_64_are_refused() {
+    let a = ask("set_option depth 2\nhint 65\nhint 100000\nhint 0\nhint 64\n");
+    assert_eq!(a[1], "? hint count must be 1 to 64");
+    assert_eq!(a[2], "? hint count must be 1 to 64");
+    assert_eq!(a[3], "? hint count must be 1 to 64");
+    assert!(a[4].starts_with("= "), "{a:?}");
+    // All four opening moves, one a line.
+    assert_eq!(a[4].lines().count(), 4, "{a:?}");
 }
 
 /// A weight file that is a FIFO would block the whole loop on open: it is

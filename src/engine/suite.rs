@@ -115,17 +115,26 @@ impl fmt::Display for SolveRow<'_> {
         let t = s.time.as_secs_f64();
         write!(
             f,
-            "{:>4} {:>7} {:>4} {:>+6} {:>6} {:>14} {:>8.3}s {:>10.0}{}",
+            "{:>4} {:>7} {:>4} {:>6} {:>6} {:>14} {:>8.3}s {:>10.0}{}",
             format!("#{}", p.id),
             p.pos.empty_count(),
             s.best.to_string(),
-            s.score,
-            p.best_score().map_or("?".into(), |b| format!("{b:+}")),
+            exact_text(s.score as i64),
+            p.best_score().map_or("?".into(), |b| exact_text(b as i64)),
             s.nodes,
             t,
             s.nodes as f64 / t.max(1e-9),
             if s.correct { "" } else { "  WRONG" }
         )
+    }
+}
+
+/// An exact disc difference as the protocol writes it: `+18`, `-4`, `0`.
+fn exact_text(score: i64) -> String {
+    if score == 0 {
+        "0".into()
+    } else {
+        format!("{score:+}")
     }
 }
 

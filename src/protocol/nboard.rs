@@ -96,7 +96,7 @@ pub fn parse_line(line: &str) -> NbCommand {
             }
         }
         "hint" => match number(rest) {
-            Some(n) if n >= 1 => NbCommand::Hint(n.min(64) as usize),
+            Some(n) if (1..=64).contains(&n) => NbCommand::Hint(n as usize),
             _ => unknown(),
         },
         "go" if rest.is_empty() => NbCommand::Go,
@@ -336,6 +336,22 @@ fn depth_text(r: &SearchResult) -> String {
     }
 }
 
+/// The first `depth` moves of `pv` (passes do not count): what a search
+/// of that depth found, without the table's longer line from before.
+fn searched_line(pv: &[Move], depth: u32) -> &[Move] {
+    let mut placed = 0;
+    let end = pv
+        .iter()
+        .position(|m| {
+            if *m != Move::Pass {
+                placed += 1;
+            }
+            placed > depth
+        })
+        .unwrap_or(pv.len());
+    &pv[..end]
+}
+
 /// A principal variation without spaces: `F5-D6-C3`, passes as `PA`.
 fn pv_text(moves: &[Move]) -> String {
     moves
@@ -478,24 +494,37 @@ impl<W: Write> Dialect for Nboard<W> {
 
     /// NBoard shows thinking live: a `search` line per completed iteration
     /// of `go` and `hint` (the best line so far), before the final answer.
+    ///
+    /// Each line says what this step found: a midgame iteration's line cut
+    /// to its depth (the table may hold a longer one from an earlier
+    /// search) under that depth, and the exact solve's under `100%`.
     fn progress(&mut self, pending: &NbPending, p: &Progress) -> io::Result<()> {
-        if !matches!(p.stage, Stage::Midgame | Stage::Selective) {
-            // The solve's result is the answer itself.
-            return Ok(());
-        }
+        let (line, depth) = match p.stage {
+            Stage::Midgame | Stage::Selective => {
+                (searched_line(&p.pv, p.depth), p.depth.to_string())
+            }
+            // `go`'s answer is its move alone: show the solve's line first.
+            // `hint` answers with the solve's lines themselves.
+            Stage::Exact if matches!(pending, NbPending::Go { .. }) => {
+                (&p.pv[..], "100%".to_string())
+            }
+            Stage::Exact => return Ok(()),
+            // A bound, or a step still at work: nothing to show yet.
+            Stage::WinLossDraw | Stage::Working => return Ok(()),
+        };
         let (pv, score) = match pending {
-            NbPending::Go { .. } => (pv_text(&p.pv), p.score),
+            NbPending::Go { .. } => (pv_text(line), p.score),
             NbPending::Hint {
                 pass_first: true, ..
             } => {
                 let mut pv = vec![Move::Pass];
-                pv.extend(&p.pv);
+                pv.extend(line);
                 (pv_text(&pv), -p.score)
             }
-            NbPending::Hint { .. } => (pv_text(&p.pv), p.score),
+            NbPending::Hint { .. } => (pv_text(line), p.score),
             NbPending::Analyze { .. } => return Ok(()),
         };
-        self.say(&format!("search {pv} {} 0 {}", eval_text(score), p.depth))
+        self.say(&format!("search {pv} {} 0 {depth}", eval_text(score)))
     }
 
     fn take_engine(&mut self) -> Engine {
@@ -538,6 +567,9 @@ mod tests {
         assert_eq!(parse_line("hint 4"), NbCommand::Hint(4));
         assert_eq!(parse_line("ping 7"), NbCommand::Ping("7".into()));
         assert!(matches!(parse_line("hint 0"), NbCommand::Unknown(_)));
+        assert_eq!(parse_line("hint 64"), NbCommand::Hint(64));
+        assert!(matches!(parse_line("hint 65"), NbCommand::Unknown(_)));
+        assert!(matches!(parse_line("hint 100000"), NbCommand::Unknown(_)));
         assert!(matches!(parse_line("move z9"), NbCommand::Unknown(_)));
         assert!(matches!(parse_line("set depth x"), NbCommand::Unknown(_)));
         assert!(matches!(parse_line("frobnicate"), NbCommand::Unknown(_)));

@@ -15,7 +15,6 @@ use crate::rules::movelist::{moves_text, parse_moves};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::Path;
 
 /// The outcome from black's view.
@@ -285,15 +284,32 @@ impl GameRecord {
     }
 }
 
-/// Reads a result file; lines that do not parse (a line cut short by a
-/// killed run) are skipped with a warning. A file with lines of which none is
-/// a result is refused: it is not a result file.
+/// A result file as read: its records, and the length of its whole lines.
+#[derive(Debug)]
+pub struct ResultFile {
+    pub records: Vec<GameRecord>,
+    /// Bytes up to the end of the last whole line: a run that appends cuts
+    /// a torn last line off to this, and its game is played again.
+    pub whole_len: u64,
+}
+
+/// Reads a result file (see [`parse_results`]).
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let file = crate::rules::text::read_bytes(path)?;
-    let bytes = crate::rules::text::strip_bom(&file);
+    let bytes = crate::rules::text::read_bytes(path)?;
+    parse_results(path, &bytes).map(|f| f.records)
+}
+
+/// Parses the bytes of the result file `path`. Lines that do not parse are
+/// skipped with a warning, and so is a last line without its newline (a
+/// run killed while writing it: it may parse and still be cut short, as in
+/// `time=0.311/0.`). A file with lines of which none is a result is refused:
+/// it is not a result file.
+pub fn parse_results(path: &Path, file: &[u8]) -> Result<ResultFile, String> {
+    let bytes = crate::rules::text::strip_bom(file);
+    let (whole, torn) = crate::files::whole_lines(bytes);
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    for (n, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+    for (n, raw) in whole.split(|&b| b == b'\n').enumerate() {
         let Ok(line) = std::str::from_utf8(raw) else {
             bad.push(format!("{}:{}: skipped: not UTF-8", path.display(), n + 1));
             continue;
@@ -315,31 +331,16 @@ pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
             bad[0]
         ));
     }
+    if !torn.trim_ascii().is_empty() {
+        bad.push(crate::files::torn_message(path, torn) + "; --resume plays its game again");
+    }
     for b in &bad {
         log::warn!("{b}");
     }
-    Ok(out)
-}
-
-/// Appends lines to a file and flushes at once, so a killed run loses
-/// nothing it reported. Starts on a fresh line if the file ended mid-line.
-pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
-    let needs_newline = match std::fs::read(path) {
-        Ok(b) => !b.is_empty() && *b.last().unwrap() != b'\n',
-        Err(_) => false,
-    };
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    let mut s = String::new();
-    if needs_newline {
-        s.push('\n');
-    }
-    s.push_str(line);
-    s.push('\n');
-    f.write_all(s.as_bytes())?;
-    f.flush()
+    Ok(ResultFile {
+        records: out,
+        whole_len: (file.len() - torn.len()) as u64,
+    })
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@
 
 use super::engine::{EngineProcess, EngineSpec, TimeFormat};
 use super::openings::{classic_placements, Opening, Rng};
-use super::record::{append_line, read_results, GameRecord};
+use super::record::{parse_results, GameRecord};
 use super::referee::{play_game, Played, RefereeLimits};
 use super::report::{elo_with_interval, Matchup, Report};
 use super::types::{Reason, TimeControl};
+use crate::files::Writer;
 use crate::protocol::Protocol;
 use crate::rules::color::{Color, Variant};
 use crate::rules::ggf::ggf_game;
@@ -269,9 +270,14 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         .collect();
     let planned = jobs.len();
 
+    // The result file (and its GGF twin) has one writer: the lock is taken
+    // before anything is read, played or written, and held to the end.
     let mut records = Vec::new();
+    let mut files: Option<(Writer, Option<Writer>)> = None;
     if let Some(out) = &cfg.out {
-        if out.exists() && std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
+        let results = Writer::lock(out)?;
+        let bytes = results.read()?;
+        if !bytes.is_empty() {
             if !cfg.resume {
                 return Err(format!(
                     "{} exists; pass --resume to continue it, or remove it",
@@ -279,7 +285,8 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
                 ));
             }
             let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
-            for r in read_results(out)? {
+            let file = parse_results(out, &bytes)?;
+            for r in file.records {
                 match jobs.iter().find(|j| j.index == r.index) {
                     Some(j) if names[j.black] == r.black && names[j.white] == r.white => {
                         records.push(r)
@@ -295,13 +302,20 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
                     }
                 }
             }
+            // A torn last line's game is played again, on a fresh line.
+            results.truncate(file.whole_len)?;
         }
-    }
-    if let (Some(out), true) = (
-        &cfg.out,
-        cfg.variant == Variant::Modern && !records.is_empty(),
-    ) {
-        reconcile_ggf(cfg, out, &records)?;
+        let ggf = if cfg.variant == Variant::Modern {
+            // Reconciled (and replaced by a rename) before its lock is
+            // taken: the result file's lock already keeps other runs out.
+            if !records.is_empty() {
+                reconcile_ggf(cfg, out, &records)?;
+            }
+            Some(Writer::lock(&ggf_path(out))?)
+        } else {
+            None
+        };
+        files = Some((results, ggf));
     }
     let done: HashSet<usize> = records.iter().map(|r| r.index).collect();
     let pending: VecDeque<ScheduledGame> = jobs
@@ -360,12 +374,10 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
                 played.reason.name()
             );
         }
-        if let Some(out) = &cfg.out {
-            append_line(out, &rec.to_line()).map_err(|e| format!("{}: {e}", out.display()))?;
-            if cfg.variant == Variant::Modern {
-                let ggf = ggf_line(cfg, &rec, &played.start, &played.times);
-                append_line(&ggf_path(out), &ggf)
-                    .map_err(|e| format!("{}.ggf: {e}", out.display()))?;
+        if let Some((results, ggf)) = files.as_mut() {
+            results.append(&(rec.to_line() + "\n"))?;
+            if let Some(ggf) = ggf {
+                ggf.append(&(ggf_line(cfg, &rec, &played.start, &played.times) + "\n"))?;
             }
         }
         records.push(rec);
@@ -442,16 +454,21 @@ fn reconcile_ggf(
     records: &[GameRecord],
 ) -> Result<(), String> {
     let path = ggf_path(out);
-    let text = match std::fs::read(&path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+    let bytes = match std::fs::metadata(&path) {
+        Ok(_) => crate::rules::text::read_bytes(&path)?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    let (whole, torn) = crate::files::whole_lines(&bytes);
+    if !torn.trim_ascii().is_empty() {
+        log::warn!("{}", crate::files::torn_message(&path, torn));
+    }
+    let text = String::from_utf8_lossy(whole).into_owned();
     type Key = (String, String, Position, Vec<crate::rules::square::Move>);
     let mut kept: Vec<(Key, String)> = Vec::new();
     for line in text.lines() {
         let Ok(g) = crate::rules::ggf::GgfGame::parse(line) else {
-            continue; // a torn last line
+            continue; // not a game record
         };
         let key = (
             g.black.clone().unwrap_or_default(),
@@ -483,7 +500,7 @@ fn reconcile_ggf(
         rewritten.push_str(&line);
         rewritten.push('\n');
     }
-    if written == 0 && kept.is_empty() && text.ends_with('\n') == !text.is_empty() {
+    if written == 0 && kept.is_empty() && torn.is_empty() {
         return Ok(());
     }
     if written > 0 {
@@ -492,10 +509,7 @@ fn reconcile_ggf(
             path.display()
         );
     }
-    let tmp = path.with_extension("ggf.tmp");
-    std::fs::write(&tmp, rewritten)
-        .and_then(|_| std::fs::rename(&tmp, &path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::files::replace(&path, rewritten.as_bytes())
 }
 
 /// `Some(why)` when the SPRT has reached a bound.

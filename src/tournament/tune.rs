@@ -20,6 +20,7 @@ use super::referee::RefereeLimits;
 use super::report::Matchup;
 use super::runner::{self, Config, Format};
 use super::types::TimeControl;
+use crate::files::Writer;
 use crate::rules::color::Variant;
 use crate::tournament::stats::Wdl;
 use std::fmt;
@@ -332,8 +333,15 @@ impl TuneConfig {
 }
 
 /// Iterations already in `out`, checked against this run's header.
-fn read_progress(cfg: &TuneConfig, out: &Path) -> Result<Vec<Iteration>, String> {
-    let text = std::fs::read_to_string(out).map_err(|e| format!("{}: {e}", out.display()))?;
+fn read_progress(cfg: &TuneConfig, out: &Path, bytes: &[u8]) -> Result<Vec<Iteration>, String> {
+    let (whole, torn) = crate::files::whole_lines(bytes);
+    if !torn.trim_ascii().is_empty() {
+        log::warn!(
+            "{}; the iteration is run again",
+            crate::files::torn_message(out, torn)
+        );
+    }
+    let text = std::str::from_utf8(whole).map_err(|_| format!("{}: not UTF-8", out.display()))?;
     let mut lines = text.lines();
     if lines.next() != Some(cfg.header().as_str()) {
         return Err(format!(
@@ -369,24 +377,28 @@ pub fn run(cfg: &TuneConfig, abort: Arc<AtomicBool>) -> Result<TuneOutcome, Stri
     let params = &cfg.params;
     let mut theta: Vec<f64> = params.iter().map(|p| p.start).collect();
     let mut done = 0;
+    // One writer per progress file, from before it is read to the end.
+    let mut progress = None;
     if let Some(out) = &cfg.out {
-        let used = std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false);
-        if used && !cfg.resume {
+        let mut file = Writer::lock(out)?;
+        let bytes = file.read()?;
+        if !bytes.is_empty() && !cfg.resume {
             return Err(format!(
                 "{} exists; pass --resume to continue it, or remove it",
                 out.display()
             ));
         }
-        if used {
-            let earlier = read_progress(cfg, out)?;
+        if bytes.is_empty() {
+            file.append(&(cfg.header() + "\n"))?;
+        } else {
+            let earlier = read_progress(cfg, out, &bytes)?;
             if let Some(last) = earlier.last() {
                 theta = last.theta.clone();
                 done = last.iter;
             }
-        } else {
-            super::record::append_line(out, &cfg.header())
-                .map_err(|e| format!("{}: {e}", out.display()))?;
+            file.truncate(crate::files::whole_lines(&bytes).0.len() as u64)?;
         }
+        progress = Some(file);
     }
 
     // Every random choice comes from the seed in a fixed order, so a resumed
@@ -449,9 +461,8 @@ pub fn run(cfg: &TuneConfig, abort: Arc<AtomicBool>) -> Result<TuneOutcome, Stri
             theta: Vec::new(),
         };
         it.theta = update(params, &gains, &theta, k, &flips, it.result());
-        if let Some(out) = &cfg.out {
-            super::record::append_line(out, &it.to_line(params))
-                .map_err(|e| format!("{}: {e}", out.display()))?;
+        if let Some(file) = progress.as_mut() {
+            file.append(&(it.to_line(params) + "\n"))?;
         }
         if cfg.progress {
             let values: Vec<String> = params

@@ -9,6 +9,7 @@ use super::corpus::{self, CorpusGame, Header};
 use super::{Rng, Sample};
 use crate::engine::eval::{EvalKind, Evaluator};
 use crate::engine::search::{Engine, Limits, Settings};
+use crate::files::Writer;
 use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};
@@ -288,7 +289,7 @@ pub fn corpus_header(cfg: &SelfplayConfig, eval: &str, bench: u64) -> Result<Hea
     ))
 }
 
-/// Plays this shard's games `0..cfg.games` that `path` does not hold yet, on
+/// Plays this shard's games `0..cfg.games` that `file` (locked by the caller) does not hold yet, on
 /// `threads` threads, appending one line per finished game. A new file gets
 /// `header`; an existing one must have the same header (else the games would
 /// not be the ones its seed names), and a torn last line left by a kill is
@@ -299,7 +300,7 @@ pub fn run_corpus(
     cfg: &SelfplayConfig,
     header: &Header,
     make_eval: &(dyn Fn() -> Result<Box<dyn Evaluator>, String> + Sync),
-    path: &Path,
+    mut file: Writer,
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<CorpusStats, String> {
@@ -310,11 +311,14 @@ pub fn run_corpus(
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
+    let path = file.path().to_path_buf();
     let shown = path.display();
     let mut done = HashSet::new();
-    let exists = path.exists() && std::fs::metadata(path).map_or(0, |m| m.len()) > 0;
-    if exists {
-        let c = corpus::read(path)?;
+    let bytes = file.read()?;
+    if bytes.is_empty() {
+        file.append(&format!("{}\n", header.to_line()))?;
+    } else {
+        let c = corpus::parse(&bytes).map_err(|e| format!("{shown}: {e}"))?;
         if c.header != *header {
             return Err(format!(
                 "{shown} was made with other settings:\n  file: {}\n  this run: {}\nwrite to a new file",
@@ -325,22 +329,8 @@ pub fn run_corpus(
         for s in &c.skipped {
             eprintln!("selfplay: {shown}: {s} (skipped)");
         }
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("{shown}: {e}"))?;
-        f.set_len(c.complete_len)
-            .map_err(|e| format!("{shown}: {e}"))?;
+        file.truncate(c.complete_len)?;
         done.extend(c.games.iter().map(|g| g.index as usize));
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("{shown}: {e}"))?;
-    if !exists {
-        file.write_all(format!("{}\n", header.to_line()).as_bytes())
-            .map_err(|e| format!("{shown}: {e}"))?;
     }
     let mine: Vec<usize> = (0..cfg.games).filter(|k| k % sn == si - 1).collect();
     let todo: Vec<usize> = mine.iter().copied().filter(|k| !done.contains(k)).collect();
@@ -397,9 +387,7 @@ pub fn run_corpus(
         drop(tx);
         let mut last_report = Instant::now();
         for line in rx {
-            file.write_all(line?.as_bytes())
-                .and_then(|_| file.flush())
-                .map_err(|e| format!("{shown}: {e}"))?;
+            file.append(&line?)?;
             stats.added += 1;
             if cfg.progress && last_report.elapsed() >= Duration::from_secs(10) {
                 last_report = Instant::now();
@@ -423,6 +411,21 @@ pub fn run_corpus(
     Ok(stats)
 }
 
+/// A locked position file as a `Write` for [`run`] (which writes whole lines).
+struct PositionWriter(Writer);
+
+impl Write for PositionWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+        self.0.append(text).map_err(std::io::Error::other)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// `mollett selfplay --out`: appends labelled positions to `out` (stdout
 /// when `None`).
 pub fn write_positions(
@@ -433,11 +436,7 @@ pub fn write_positions(
     let evaluator = eval.try_evaluator()?;
     match out {
         Some(path) => {
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut f = PositionWriter(Writer::lock(path)?);
             run(cfg, evaluator, &mut f)
         }
         None => run(cfg, evaluator, &mut std::io::stdout().lock()),
@@ -455,9 +454,12 @@ pub fn grow_corpus(
     stop: &AtomicBool,
 ) -> Result<CorpusStats, String> {
     eval.try_evaluator()?;
+    // The lock comes first: a second run on this file stops here, before
+    // it reads (and would truncate) what the first is appending.
+    let file = Writer::lock(path)?;
     let (bench, _) = crate::engine::bench::run();
     let header = corpus_header(cfg, &eval.to_string(), bench)?;
-    run_corpus(cfg, &header, &|| eval.try_evaluator(), path, threads, stop)
+    run_corpus(cfg, &header, &|| eval.try_evaluator(), file, threads, stop)
 }
 
 #[cfg(test)]
@@ -529,7 +531,15 @@ mod tests {
         let stop = AtomicBool::new(false);
         // One run on two threads, all at once.
         let whole = dir.join("whole.games");
-        let s = run_corpus(&cfg, &header, &eval, &whole, 2, &stop).unwrap();
+        let s = run_corpus(
+            &cfg,
+            &header,
+            &eval,
+            Writer::lock(&whole).unwrap(),
+            2,
+            &stop,
+        )
+        .unwrap();
         assert_eq!((s.present, s.added, s.missing), (0, 6, 0));
         // Another in steps: 3 games, then a torn line as a kill leaves, then the rest.
         let steps = dir.join("steps.games");
@@ -537,13 +547,29 @@ mod tests {
             games: 3,
             ..cfg.clone()
         };
-        run_corpus(&few, &header, &eval, &steps, 1, &stop).unwrap();
+        run_corpus(
+            &few,
+            &header,
+            &eval,
+            Writer::lock(&steps).unwrap(),
+            1,
+            &stop,
+        )
+        .unwrap();
         let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(&steps)
             .unwrap();
         f.write_all(b"4 e4e3c5").unwrap();
-        let s = run_corpus(&cfg, &header, &eval, &steps, 1, &stop).unwrap();
+        let s = run_corpus(
+            &cfg,
+            &header,
+            &eval,
+            Writer::lock(&steps).unwrap(),
+            1,
+            &stop,
+        )
+        .unwrap();
         assert_eq!((s.present, s.added), (3, 3));
         let read = |p: &Path| {
             let c = corpus::read(p).unwrap();
@@ -568,9 +594,16 @@ mod tests {
             0,
         )
         .unwrap();
-        assert!(run_corpus(&cfg, &deeper, &eval, &steps, 1, &stop)
-            .unwrap_err()
-            .contains("other settings"));
+        assert!(run_corpus(
+            &cfg,
+            &deeper,
+            &eval,
+            Writer::lock(&steps).unwrap(),
+            1,
+            &stop
+        )
+        .unwrap_err()
+        .contains("other settings"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -331,13 +331,13 @@ impl<W: Write> Gtp<W> {
 
     fn hint(&mut self, n: u64) -> Action {
         let pos = self.position();
-        if n == 0 {
-            return Action::Answer(err("hint count must be at least 1"));
+        if !(1..=64).contains(&n) {
+            return Action::Answer(err("hint count must be 1 to 64"));
         }
         if pos.is_game_over() {
             return Action::Answer(err("game over"));
         }
-        let n = n.min(64) as usize;
+        let n = n as usize;
         let limits = Limits {
             multi_pv: n,
             ..self.session.option_limits()

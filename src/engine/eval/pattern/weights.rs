@@ -137,16 +137,17 @@ impl PatternWeights {
 
     /// Reads a weight file.
     pub fn read(path: &Path) -> Result<PatternWeights, WeightError> {
+        crate::files::regular_input(path).map_err(WeightError)?;
         let bytes =
             std::fs::read(path).map_err(|e| WeightError(format!("{}: {e}", path.display())))?;
         PatternWeights::from_bytes(&bytes)
             .map_err(|e| WeightError(format!("{}: {e}", path.display())))
     }
 
-    /// Writes a weight file.
+    /// Writes a weight file, replacing any old one whole (a full disk or a
+    /// crash leaves the old file as it was).
     pub fn write(&self, path: &Path) -> Result<(), WeightError> {
-        std::fs::write(path, self.to_bytes())
-            .map_err(|e| WeightError(format!("{}: {e}", path.display())))
+        crate::files::replace(path, &self.to_bytes()).map_err(WeightError)
     }
 }
 

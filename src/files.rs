@@ -1,0 +1,352 @@
+//! Files that lose nothing: one writer per growing file (an advisory lock
+//! held for the whole run), inputs that are regular files, outputs checked
+//! before any work, whole lines only, and whole-file replacement by rename.
+//! A leaf utility, like `rng`: any layer may use it.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// What kind of file `meta` describes, in words.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// An input must be a regular file (a symbolic link to one is one): a
+/// FIFO or a device would be read until memory runs out, a directory
+/// cannot be read at all. Checked before the first byte is read.
+pub fn regular_input(path: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: is {}, not a regular file; give a file",
+            path.display(),
+            kind(&meta)
+        ))
+    }
+}
+
+/// The folder a file named `path` lives in (`.` for a bare name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// An output that will be written (or replaced) later: checked now, before
+/// the first game or position, so that no work is lost to a bad name. It
+/// may exist only as a regular file, and its folder must exist and take a
+/// new file (tried by creating and removing one).
+pub fn check_output(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    if path.as_os_str().is_empty() {
+        return Err("the output file name is empty".into());
+    }
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(format!(
+                "{shown}: is a directory; give a file name (e.g. {})",
+                path.join("out.txt").display()
+            ))
+        }
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!("{shown}: is {}, not a regular file", kind(&meta)))
+        }
+        _ => {}
+    }
+    let folder = folder_of(path);
+    match std::fs::metadata(&folder) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(format!("{shown}: {} is not a folder", folder.display())),
+        Err(_) => {
+            return Err(format!(
+                "{shown}: the folder {} does not exist",
+                folder.display()
+            ))
+        }
+    }
+    let probe = temp_name(path, "probe");
+    match OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+        }
+        Err(e) => {
+            return Err(format!(
+                "{shown}: cannot write in {}: {e}",
+                folder.display()
+            ))
+        }
+    }
+    if path.exists() {
+        OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    }
+    Ok(())
+}
+
+/// A hidden name beside `path` for a temporary file of this process.
+fn temp_name(path: &Path, what: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".to_string(), |n| n.to_string_lossy().into_owned());
+    folder_of(path).join(format!(".{name}.{what}-{}", std::process::id()))
+}
+
+/// Replaces the file at `path` with what `write` writes, all or nothing:
+/// the bytes go to a temporary file in the same folder, are synced, and the
+/// temporary file is renamed over `path`. A failure (a full disk, a crash)
+/// leaves the old file as it was and removes the temporary one.
+pub fn replace_with(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> Result<(), String> {
+    check_output(path)?;
+    let tmp = temp_name(path, "tmp");
+    let result = File::create(&tmp)
+        .and_then(|mut f| {
+            write(&mut f)?;
+            f.flush()?;
+            f.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: {e} (the file was left as it was)", path.display())
+    })
+}
+
+/// [`replace_with`] for bytes at hand.
+pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    replace_with(path, |f| f.write_all(bytes))
+}
+
+/// `bytes` split into its whole lines and a torn last line: the bytes after
+/// the last newline, which a killed or concurrent writer may not have
+/// finished (empty when the file ends with a newline).
+pub fn whole_lines(bytes: &[u8]) -> (&[u8], &[u8]) {
+    match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(i) => bytes.split_at(i + 1),
+        None => (&[], bytes),
+    }
+}
+
+/// The message for a torn last line found in `path`.
+pub fn torn_message(path: &Path, torn: &[u8]) -> String {
+    let shown: String = String::from_utf8_lossy(&torn[..torn.len().min(40)]).into_owned();
+    format!(
+        "{}: the last line has no end ('{}{}', {} bytes): a writer was stopped in the middle of it; skipped",
+        path.display(),
+        shown,
+        if torn.len() > 40 { "..." } else { "" },
+        torn.len()
+    )
+}
+
+/// The one writer of a growing file (a corpus, a result file, a GGF file):
+/// an exclusive advisory lock (`flock`) on the file, held until this value
+/// is dropped, so that a second run given the same file refuses at once
+/// instead of playing the same games or truncating the other's lines.
+#[derive(Debug)]
+pub struct Writer {
+    file: File,
+    path: PathBuf,
+}
+
+impl Writer {
+    /// Opens `path` for appending (creating it) and takes its lock; a file
+    /// another process writes gets an error naming that process.
+    pub fn lock(path: &Path) -> Result<Writer, String> {
+        check_output(path)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Writer {
+                file,
+                path: path.to_path_buf(),
+            }),
+            Err(TryLockError::WouldBlock) => {
+                let who = file
+                    .metadata()
+                    .ok()
+                    .and_then(|m| holder(m.dev(), m.ino()))
+                    .map_or_else(
+                        || "another process".to_string(),
+                        |(pid, name)| format!("process {pid} ({name})"),
+                    );
+                Err(format!(
+                    "{}: {who} is writing it; wait for it to finish or give another file (nothing was written)",
+                    path.display()
+                ))
+            }
+            Err(TryLockError::Error(e)) => Err(format!("{}: cannot lock: {e}", path.display())),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file's bytes as they are now.
+    pub fn read(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.path).map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
+    /// Cuts the file to its first `len` bytes (a torn last line).
+    pub fn truncate(&self, len: u64) -> Result<(), String> {
+        self.file
+            .set_len(len)
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
+    /// Appends `text` (whole lines) in one write and flushes.
+    pub fn append(&mut self, text: &str) -> Result<(), String> {
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+}
+
+/// The process holding a `flock` on the file `dev`:`ino`, from
+/// `/proc/locks` (Linux), with its command name.
+fn holder(dev: u64, ino: u64) -> Option<(u32, String)> {
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    // Device numbers as the kernel's new_encode_dev splits them.
+    let (major, minor) = ((dev >> 8) & 0xfff, (dev & 0xff) | ((dev >> 12) & 0xfff00));
+    let exact = format!("{major:02x}:{minor:02x}:{ino}");
+    let me = std::process::id();
+    // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF"; on overlay file
+    // systems the device may differ from what stat says: the inode decides.
+    let held: Vec<(u32, bool)> = locks
+        .lines()
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let at = f.iter().position(|w| *w == "FLOCK")?;
+            let pid: u32 = f.get(at + 3)?.parse().ok()?;
+            let id = *f.get(at + 4)?;
+            let same_inode = id.rsplit(':').next() == Some(ino.to_string().as_str());
+            (same_inode && pid != me).then_some((pid, id.eq_ignore_ascii_case(&exact)))
+        })
+        .collect();
+    let pid = held
+        .iter()
+        .find(|(_, exact)| *exact)
+        .or(held.first())
+        .map(|(pid, _)| *pid)?;
+    let name = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "?".into());
+    Some((pid, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("mollett-files-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_until_the_first_is_done() {
+        let d = dir("lock");
+        let path = d.join("games.txt");
+        let mut first = Writer::lock(&path).unwrap();
+        first.append("one\n").unwrap();
+        let err = Writer::lock(&path).unwrap_err();
+        assert!(
+            err.contains("is writing it") && err.contains("games.txt"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            b"one\n",
+            "nothing written by the second"
+        );
+        drop(first);
+        Writer::lock(&path).unwrap().append("two\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"one\ntwo\n");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn inputs_must_be_regular_files() {
+        let d = dir("input");
+        let err = regular_input(&d).unwrap_err();
+        assert!(err.contains("is a directory"), "{err}");
+        let err = regular_input(Path::new("/dev/zero")).unwrap_err();
+        assert!(err.contains("character device"), "{err}");
+        let f = d.join("f.txt");
+        std::fs::write(&f, "x\n").unwrap();
+        regular_input(&f).unwrap();
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn outputs_are_checked_before_any_work() {
+        let d = dir("output");
+        assert!(check_output(&d).unwrap_err().contains("is a directory"));
+        let missing = d.join("no-such-folder").join("out.txt");
+        assert!(check_output(&missing)
+            .unwrap_err()
+            .contains("does not exist"));
+        check_output(&d.join("new.txt")).unwrap();
+        assert!(!d.join("new.txt").exists(), "checking creates nothing");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "no probe left");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_replacement_leaves_the_old_file() {
+        let d = dir("replace");
+        let path = d.join("w.bin");
+        std::fs::write(&path, b"old and good").unwrap();
+        let err = replace_with(&path, |f| {
+            f.write_all(b"half")?;
+            Err(std::io::Error::other("no space left on device"))
+        })
+        .unwrap_err();
+        assert!(err.contains("left as it was"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old and good");
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+        replace(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn torn_last_lines_are_split_off() {
+        assert_eq!(whole_lines(b"a\nb\n"), (&b"a\nb\n"[..], &b""[..]));
+        assert_eq!(whole_lines(b"a\nb"), (&b"a\n"[..], &b"b"[..]));
+        assert_eq!(whole_lines(b"b"), (&b""[..], &b"b"[..]));
+    }
+}

@@ -1,0 +1,374 @@
+//! Files that lose nothing: one writer per growing file, torn last lines
+//! skipped and replayed, special files refused before they are read, and
+//! weight files replaced whole (a full disk leaves the old one).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_mollett")
+}
+
+fn mollett(args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mollett")
+}
+
+fn dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mollett-files-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Exit status 2, one line on stderr containing `what`, within `limit`.
+fn assert_refused_within(args: &[&str], what: &str, limit: Duration) -> String {
+    let t = Instant::now();
+    let out = mollett(args);
+    let took = t.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(what), "{args:?}: {err}");
+    // Progress may come first; the error itself is one line.
+    let errors = err.lines().filter(|l| l.starts_with("mollett:")).count();
+    assert_eq!(errors, 1, "{args:?}: one error line: {err}");
+    assert!(!err.contains("For more information"), "{args:?}: {err}");
+    assert!(took < limit, "{args:?} took {took:?}");
+    err
+}
+
+/// Waits until `path` holds at least `lines` whole lines.
+fn wait_for_lines(path: &Path, lines: usize, child: &mut Child) {
+    let t = Instant::now();
+    loop {
+        let n = std::fs::read(path)
+            .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+            .unwrap_or(0);
+        if n >= lines {
+            return;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the first writer ended early"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "{path:?}: no progress"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// SIGTERM, as Slurm or a user's kill sends it: a clean stop.
+fn terminate(child: &mut Child) {
+    // SAFETY: signalling our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let _ = child.wait();
+}
+
+/// The game indices of a corpus file (its header line skipped).
+fn corpus_indices(path: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "whole lines only");
+    text.lines()
+        .skip(1)
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+const SELFPLAY: [&str; 13] = [
+    "--variant",
+    "classic",
+    "selfplay",
+    "--games",
+    "100000",
+    "--depth",
+    "1",
+    "--exact-empties",
+    "4",
+    "--threads",
+    "1",
+    "--eval",
+    "handcrafted",
+];
+
+#[test]
+fn a_second_selfplay_on_the_same_corpus_refuses_and_the_first_loses_nothing() {
+    let d = dir("selfplay");
+    let corpus = d.join("c.games");
+    let mut args = SELFPLAY.to_vec();
+    args.extend(["--corpus", s(&corpus)]);
+    let mut first = Command::new(bin())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&corpus, 4, &mut first);
+    let before = std::fs::metadata(&corpus).unwrap().len();
+    let err = assert_refused_within(&args, "is writing it", Duration::from_secs(5));
+    assert!(
+        err.contains(&first.id().to_string()),
+        "names the writer: {err}"
+    );
+    assert!(
+        std::fs::metadata(&corpus).unwrap().len() >= before,
+        "not truncated"
+    );
+    wait_for_lines(&corpus, 8, &mut first);
+    terminate(&mut first);
+    let mut games = corpus_indices(&corpus);
+    let n = games.len();
+    games.sort_unstable();
+    games.dedup();
+    assert_eq!(games.len(), n, "no game repeated");
+    // One thread plays the games in order: none missing below the highest.
+    assert_eq!(games, (0..n as u64).collect::<Vec<_>>());
+    // Once the first has stopped, the file is free again.
+    let mut more = args.clone();
+    more[4] = "2";
+    let out = mollett(&more);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A match between two depth-1 Mollett engines.
+fn match_args<'a>(engines: &'a [String; 2], games: &'a str, out: &'a Path) -> Vec<&'a str> {
+    vec![
+        "match",
+        "--engine",
+        &engines[0],
+        "--engine",
+        &engines[1],
+        "--games",
+        games,
+        "--out",
+        s(out),
+        "--quiet",
+    ]
+}
+
+fn engines() -> [String; 2] {
+    [
+        format!("name=a cmd={} init=set_option depth 1", bin()),
+        format!("name=b cmd={} init=set_option depth 2", bin()),
+    ]
+}
+
+#[test]
+fn a_second_match_on_the_same_out_refuses() {
+    let d = dir("match");
+    let out = d.join("games.txt");
+    let e = engines();
+    let args = match_args(&e, "2000", &out);
+    let mut first = Command::new(bin())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&out, 2, &mut first);
+    let mut resume = args.clone();
+    resume.push("--resume");
+    assert_refused_within(&resume, "is writing it", Duration::from_secs(5));
+    assert_refused_within(&args, "is writing it", Duration::from_secs(5));
+    terminate(&mut first);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut idx: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    let n = idx.len();
+    idx.sort_unstable();
+    idx.dedup();
+    assert_eq!(idx.len(), n, "one record per game: {text}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_torn_result_line_is_reported_and_replayed_by_resume() {
+    let d = dir("torn");
+    let out = d.join("games.txt");
+    let e = engines();
+    let args = match_args(&e, "4", &out);
+    assert!(mollett(&args).status.success());
+    let whole = std::fs::read(&out).unwrap();
+    let last_line_start = whole[..whole.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let lost_game = String::from_utf8_lossy(&whole[last_line_start..])
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    // `head -c -4`: the last line cut inside its time field.
+    std::fs::write(&out, &whole[..whole.len() - 4]).unwrap();
+    let report = mollett(&["report", s(&out)]);
+    let err = String::from_utf8_lossy(&report.stderr);
+    assert!(report.status.success(), "{err}");
+    assert!(
+        err.contains("mollett: warning:") && err.contains("no end"),
+        "reported: {err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&report.stdout).contains("3 games")
+            || String::from_utf8_lossy(&report.stdout).contains("Games: 3"),
+        "the torn game is not counted: {}",
+        String::from_utf8_lossy(&report.stdout)
+    );
+    let mut resume = args.clone();
+    resume.push("--resume");
+    let r = mollett(&resume);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.ends_with('\n'));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines.iter().all(|l| l.contains(" time=")), "{text}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.split(' ').next() == Some(&lost_game))
+            .count(),
+        1,
+        "the torn game is played again, once: {text}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn special_files_are_refused_at_once() {
+    let d = dir("special");
+    let fifo = d.join("fifo");
+    let c = std::ffi::CString::new(s(&fifo)).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let second = Duration::from_secs(1);
+    assert_refused_within(&["report", "/dev/zero"], "character device", second);
+    assert_refused_within(&["solve", s(&fifo)], "FIFO", second);
+    assert_refused_within(&["train", s(&d)], "directory", second);
+    assert_refused_within(&["evaltest", "/dev/zero"], "character device", second);
+    assert_refused_within(
+        &["train", s(&fifo), "--out", s(&d.join("w.bin"))],
+        "FIFO",
+        second,
+    );
+    let engine = format!("name=a cmd={}", bin());
+    assert_refused_within(
+        &[
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--openings",
+            s(&fifo),
+        ],
+        "FIFO",
+        second,
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn outputs_are_checked_before_the_first_game() {
+    let d = dir("outputs");
+    let e = engines();
+    let t = Duration::from_secs(3);
+    assert_refused_within(&match_args(&e, "2", &d), "is a directory", t);
+    let missing = d.join("no-such-folder").join("games.txt");
+    assert_refused_within(&match_args(&e, "2", &missing), "does not exist", t);
+    let corpus = d.join("no-such-folder").join("c.games");
+    let mut args = SELFPLAY.to_vec();
+    args.extend(["--corpus", s(&corpus)]);
+    assert_refused_within(&args, "does not exist", t);
+    assert_refused_within(
+        &["train", "tests/data/ffo/fforum-20-39.obf", "--out", s(&d)],
+        "is a directory",
+        t,
+    );
+    assert_refused_within(&["openings", "--out", s(&missing)], "does not exist", t);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A small tmpfs, unmounted when dropped; `None` where mounting is not
+/// allowed (not root, no mount namespace).
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(at).ok()?;
+        let ok = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs", s(at)])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|st| st.success());
+        ok.then(|| Tmpfs(at.to_path_buf()))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_during_train_leaves_the_old_weight_file() {
+    let d = dir("fulldisk");
+    let ffo = "tests/data/ffo/fforum-20-39.obf";
+    let train = |out: &Path| {
+        mollett(&[
+            "train",
+            ffo,
+            "--stages",
+            "1",
+            "--epochs",
+            "1",
+            "--out",
+            s(out),
+        ])
+    };
+    // The size of the file this training writes.
+    let probe = d.join("probe.bin");
+    assert!(train(&probe).status.success());
+    let size = std::fs::metadata(&probe).unwrap().len();
+    let Some(fs) = Tmpfs::mount(&d.join("small"), &format!("{}k", size * 4 / 1024 + 64)) else {
+        eprintln!("SKIPPED: cannot mount a small tmpfs here (needs root); the replacement itself is unit-tested in src/files.rs");
+        return;
+    };
+    let old = fs.0.join("w.bin");
+    let good: Vec<u8> = (0..size).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(&old, &good).unwrap();
+    // Fill the disk.
+    let mut filler = std::fs::File::create(fs.0.join("filler")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[0u8; 4096]).is_ok() {}
+    drop(filler);
+    let out = train(&old);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("left as it was"), "{err}");
+    assert_eq!(
+        std::fs::read(&old).unwrap(),
+        good,
+        "the old weight file is intact"
+    );
+    let names: Vec<_> = std::fs::read_dir(&fs.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+    drop(fs);
+    std::fs::remove_dir_all(&d).unwrap();
+}
