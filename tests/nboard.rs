@@ -460,3 +460,61 @@ fn live_lines_show_this_search_not_the_tables_last_one() {
     assert!(last.ends_with(" 0 100%"), "{lines:?}");
     gui.close();
 }
+
+/// The depths of the live `search` lines of a `go`, in order.
+fn go_depths(gui: &mut Gui) -> Vec<u32> {
+    gui.send("go");
+    gui.until("===", LONG * 6)
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .filter_map(|l| l.split_whitespace().nth(4)?.parse().ok())
+        .collect()
+}
+
+/// NBoard's `set depth` is the session's depth option, the one GTP sets:
+/// `go` searches to it (with no clock in the record), and so does a level.
+#[test]
+fn set_depth_12_then_go_searches_to_depth_12() {
+    let mut gui = Gui::new();
+    gui.send("set depth 12");
+    assert_eq!(go_depths(&mut gui), (1..=12).collect::<Vec<_>>());
+    // A level means in NBoard what it means in GTP: depth N, no move time.
+    gui.send("set level 5");
+    assert_eq!(go_depths(&mut gui), (1..=5).collect::<Vec<_>>());
+    gui.close();
+}
+
+/// GTP's `set_option` and NBoard's `set` share one option path: every
+/// option of the table takes the same values and refuses the same ones,
+/// with the same words, in both dialects.
+#[test]
+fn every_option_is_set_alike_through_both_dialects() {
+    use mollett::protocol::OPTIONS;
+    let mut gui = Gui::new();
+    for o in OPTIONS.iter().filter(|o| o.name != "depth") {
+        let gtp = common::ask(&format!(
+            "set_option {} x!\nset_option {} {}\n",
+            o.name,
+            o.name,
+            o.default_text()
+        ));
+        let refused = gtp[0]
+            .strip_prefix("? ")
+            .unwrap_or_else(|| panic!("{}: {gtp:?}", o.name));
+        assert_eq!(gtp[1], "=", "{}: the default is accepted", o.name);
+        gui.send(&format!("set {} x!", o.name));
+        gui.send(&format!("set {} {}", o.name, o.default_text()));
+        gui.send("ping 1");
+        let lines = gui.until("pong 1", LONG);
+        assert_eq!(
+            lines,
+            [
+                format!("status ignored: set {} x!: {refused}", o.name),
+                "pong 1".to_string()
+            ],
+            "{}",
+            o.name
+        );
+    }
+    gui.close();
+}

@@ -34,6 +34,32 @@ impl Clock {
         })
     }
 
+    /// The control a KGS time system describes (`kgs-time_settings`), its
+    /// times checked first: `None` for no time limit. A clock has one
+    /// period, so Japanese byo-yomi counts each period as one stone in
+    /// `period` seconds.
+    pub fn from_kgs(system: KgsTime) -> Result<Option<Clock>, String> {
+        let (main, period, stones) = match system {
+            KgsTime::None => return Ok(None),
+            KgsTime::Absolute { main } => (main, 0.0, 0),
+            KgsTime::Byoyomi { main, period, .. } => (main, period, 1),
+            KgsTime::Canadian {
+                main,
+                period,
+                stones,
+            } => (main, period, stones),
+        };
+        Clock::checked(main, period, stones)
+    }
+
+    /// [`Clock::from_settings`] after checking both times (`check_secs`):
+    /// the one place a time control's values are validated.
+    pub fn checked(main: f64, byo_time: f64, byo_stones: u32) -> Result<Option<Clock>, String> {
+        check_secs(main)?;
+        check_secs(byo_time)?;
+        Ok(Clock::from_settings(main, byo_time, byo_stones))
+    }
+
     /// GTP `time_left`: `time` seconds of main time when `stones` is 0, else
     /// `time` seconds for `stones` moves of a period.
     pub fn set_left(&mut self, time: f64, stones: u32) {
@@ -139,6 +165,26 @@ pub const BYO_SOFT_SHARE: f64 = 0.6;
 /// Share of one byo-yomi stone's time that a move still in main time may
 /// borrow: if main time runs out mid-move, the period takes over.
 pub const BYO_BORROW_SHARE: f64 = 0.5;
+/// A time control as KGS's `kgs-time_settings` describes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KgsTime {
+    None,
+    Absolute {
+        main: f64,
+    },
+    /// Japanese byo-yomi: `periods` periods of `period` seconds, one move each.
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: u32,
+    },
+    Canadian {
+        main: f64,
+        period: f64,
+        stones: u32,
+    },
+}
+
 /// Longest time a clock may hold, in seconds (about 11.6 days): a value
 /// above it is refused when it is given, so no later computation overflows.
 pub const MAX_CLOCK_SECS: f64 = 1_000_000.0;

@@ -21,7 +21,8 @@ use crate::rules::square::Move;
 use std::io::{self, Write};
 use std::time::Instant;
 
-/// Midgame depth of `go` and `hint` until `set depth` says otherwise.
+/// Midgame depth of `go` and `hint` until `set depth` says otherwise, when
+/// the command line left `depth` and `movetime` at their defaults.
 pub const DEFAULT_DEPTH: u32 = 12;
 
 /// One line from the GUI.
@@ -31,6 +32,12 @@ pub enum NbCommand {
     Hello(String),
     SetDepth(u32),
     SetContempt(i32),
+    /// `set <option> <value>`: any row of the option table, as GTP's
+    /// `set_option` sets it.
+    SetOption {
+        name: String,
+        value: String,
+    },
     SetGame(String),
     Move {
         mv: Move,
@@ -76,6 +83,10 @@ pub fn parse_line(line: &str) -> NbCommand {
                     _ => unknown(),
                 },
                 "game" if !value.is_empty() => NbCommand::SetGame(value.to_string()),
+                _ if !what.is_empty() && !value.is_empty() => NbCommand::SetOption {
+                    name: what.to_string(),
+                    value: value.to_string(),
+                },
                 _ => unknown(),
             }
         }
@@ -128,25 +139,43 @@ pub enum NbPending {
     },
 }
 
-/// The NBoard dialect's state: the session, the GUI's game record, the
-/// depth it set, the output.
+/// The NBoard dialect's state: the session (whose options hold the depth
+/// `set depth` gives, as GTP's `set_option depth` does), the GUI's game
+/// record, the output.
 pub struct Nboard<W: Write> {
     out: W,
     /// The game as the GUI sent it, with the moves added by `move`; the
     /// session's game is its replay.
     record: GgfGame,
     session: Session,
-    depth: u32,
 }
 
 impl<W: Write> Nboard<W> {
-    pub fn new(out: W, options: Options, engine: Engine) -> Nboard<W> {
+    pub fn new(out: W, mut options: Options, engine: Engine) -> Nboard<W> {
         let start = Position::start(Variant::Modern, Color::Black);
+        let defaults = Options::default();
+        if (options.depth, options.movetime) == (defaults.depth, defaults.movetime) {
+            // NBoard thinks in depths: until `set depth`, DEFAULT_DEPTH.
+            options.depth = DEFAULT_DEPTH as u64;
+            options.movetime = 0;
+        }
         Nboard {
             out,
             record: GgfGame::new(start),
             session: Session::from_game(Game::from_position(start), options, engine),
-            depth: DEFAULT_DEPTH,
+        }
+    }
+
+    /// `set depth n`: the `depth` option, with no move time, so that the
+    /// depth decides (the clock of `go` still bounds it).
+    fn set_depth(&mut self, depth: u32) -> io::Result<()> {
+        let set = self
+            .session
+            .set_option("depth", &depth.to_string())
+            .and_then(|()| self.session.set_option("movetime", "0"));
+        match set {
+            Ok(()) => Ok(()),
+            Err(e) => self.say(&format!("status ignored: set depth {depth}: {e}")),
         }
     }
 
@@ -219,13 +248,9 @@ impl<W: Write> Nboard<W> {
         }
     }
 
-    /// The midgame depth limit (and no other) for `hint` and `analyze`.
+    /// The limits of the options (depth, nodes, move time), as GTP's.
     fn depth_limits(&self) -> Limits {
-        Limits {
-            depth: Some(self.depth),
-            multi_pv: 1,
-            ..Limits::default()
-        }
+        self.session.option_limits()
     }
 
     /// `go`: a forced answer at once, else a search bound by depth and by the
@@ -395,7 +420,12 @@ impl<W: Write> Dialect for Nboard<W> {
                     ))?;
                 }
             }
-            NbCommand::SetDepth(d) => self.depth = d,
+            NbCommand::SetDepth(d) => self.set_depth(d)?,
+            NbCommand::SetOption { name, value } => {
+                if let Err(e) = self.session.set_option(&name, &value) {
+                    self.say(&format!("status ignored: set {name} {value}: {e}"))?;
+                }
+            }
             // The searcher scores a draw as 0 whatever the contempt.
             NbCommand::SetContempt(_) => {}
             NbCommand::SetGame(text) => self.set_game(&text)?,

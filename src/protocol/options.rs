@@ -1,7 +1,9 @@
-//! The option table: one list drives `set_option`, `get_option`, `options`
-//! and the search settings.
+//! The option table: one list drives `set_option`, `get_option`, `options`,
+//! NBoard's `set`, the command line's `--option` and the search settings.
+//! Each row is a typed field of [`Options`]; a default is written once,
+//! taken from the search's own constants where it has one.
 
-use crate::engine::eval::EvalKind;
+use crate::engine::eval::{EvalKind, UNITS_PER_DISC};
 use crate::engine::search::params::Params;
 use crate::engine::search::{Scoring, Settings};
 use crate::engine::timeman::TimeParams;
@@ -19,271 +21,23 @@ pub enum Kind {
         max: f64,
     },
     Choice(&'static [&'static str]),
-    /// Free text (no spaces), checked by the function.
-    Text(fn(&str) -> Result<(), String>),
+    /// Free text (no spaces), checked when parsed.
+    Text,
 }
 
 /// One row of the option table.
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: Kind,
-    pub default: &'static str,
     pub description: &'static str,
 }
 
-/// Every option, in the order `options` lists them.
-pub static OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "threads",
-        kind: Kind::Int { min: 1, max: 256 },
-        default: "1",
-        description: "search threads",
-    },
-    OptionSpec {
-        name: "hash",
-        kind: Kind::Int { min: 1, max: 65536 },
-        default: "16",
-        description: "transposition table size in MB",
-    },
-    OptionSpec {
-        name: "depth",
-        kind: Kind::Int { min: 0, max: 60 },
-        default: "0",
-        description: "deepest midgame iteration per move (0: no limit)",
-    },
-    OptionSpec {
-        name: "movetime",
-        kind: Kind::Int {
-            min: 0,
-            max: 86_400_000,
-        },
-        default: "1000",
-        description: "ms per move when no clock runs (0: no limit)",
-    },
-    OptionSpec {
-        name: "nodes",
-        kind: Kind::Int {
-            min: 0,
-            max: u64::MAX,
-        },
-        default: "0",
-        description: "nodes per move (0: no limit)",
-    },
-    OptionSpec {
-        name: "scoring",
-        kind: Kind::Choice(&["discs", "empties"]),
-        default: "discs",
-        description: "final score: discs on the board, or empties to the winner",
-    },
-    OptionSpec {
-        name: "randomness",
-        kind: Kind::Float {
-            min: 0.0,
-            max: 64.0,
-        },
-        default: "0",
-        description: "play any move within this many discs of the best (0: deterministic)",
-    },
-    OptionSpec {
-        name: "seed",
-        kind: Kind::Int {
-            min: 0,
-            max: u64::MAX,
-        },
-        default: "0",
-        description: "random seed for randomness",
-    },
-    OptionSpec {
-        name: "endgame",
-        kind: Kind::Int { min: 0, max: 60 },
-        default: "18",
-        description: "empties at which play becomes exact",
-    },
-    OptionSpec {
-        name: "margin",
-        kind: Kind::Int {
-            min: 0,
-            max: 60_000,
-        },
-        default: "50",
-        description: "ms kept back from the clock for latency",
-    },
-    OptionSpec {
-        name: "eval",
-        kind: Kind::Text(check_eval),
-        default: "learned",
-        description: "static evaluation: handcrafted, learned (the weights built in), or the path of a weight file from mollett train",
-    },
-    OptionSpec {
-        name: "level",
-        kind: Kind::Int { min: 0, max: 60 },
-        default: "0",
-        description: "shorthand: level N sets depth N, endgame min(2N, 60) and movetime 0 (0: leaves them alone)",
-    },
-    OptionSpec {
-        name: "probcut",
-        kind: Kind::Float { min: 0.0, max: 10.0 },
-        default: "1.5",
-        description: "ProbCut confidence in standard deviations of the shallow search's error (0: off)",
-    },
-    OptionSpec {
-        name: "probcut_depth",
-        kind: Kind::Int { min: 2, max: 60 },
-        default: "3",
-        description: "midgame nodes at least this deep try ProbCut",
-    },
-    OptionSpec {
-        name: "tempo",
-        kind: Kind::Float { min: -8.0, max: 8.0 },
-        default: "1.3",
-        description: "discs added to the side to move's evaluation at the search's leaves (evens out odd and even depths)",
-    },
-    OptionSpec {
-        name: "aspiration",
-        kind: Kind::Float { min: 0.01, max: 64.0 },
-        default: "2",
-        description: "half-width in discs of the first aspiration window",
-    },
-    OptionSpec {
-        name: "aspiration_depth",
-        kind: Kind::Int { min: 1, max: 60 },
-        default: "4",
-        description: "first iteration searched with an aspiration window",
-    },
-    OptionSpec {
-        name: "presearch_depth",
-        kind: Kind::Int { min: 1, max: 60 },
-        default: "6",
-        description: "midgame iterations before an exact solve (past 17 empties, with the score within 32 discs, they go on to the end with ProbCut)",
-    },
-    OptionSpec {
-        name: "iteration_growth",
-        kind: Kind::Float { min: 1.0, max: 100.0 },
-        default: "2.5",
-        description: "no new iteration that, this many times longer than the last, would pass the hard time limit",
-    },
-    OptionSpec {
-        name: "order_eval_depth",
-        kind: Kind::Int { min: 0, max: 60 },
-        default: "3",
-        description: "midgame nodes at least this deep order moves by evaluation, shallower ones by mobility",
-    },
-    OptionSpec {
-        name: "order_mobility",
-        kind: Kind::Int { min: 0, max: 10_000 },
-        default: "16",
-        description: "midgame ordering points per opponent reply",
-    },
-    OptionSpec {
-        name: "time_reserve",
-        kind: Kind::Float { min: 0.0, max: 60.0 },
-        default: "1.9",
-        description: "own moves kept in reserve beyond the estimate of moves left",
-    },
-    OptionSpec {
-        name: "time_hard_factor",
-        kind: Kind::Float { min: 1.0, max: 100.0 },
-        default: "4.8",
-        description: "hard time limit as a multiple of the soft target",
-    },
-    OptionSpec {
-        name: "time_max_share",
-        kind: Kind::Float { min: 0.01, max: 1.0 },
-        default: "0.5",
-        description: "largest share of the time left one move may take",
-    },
-    OptionSpec {
-        name: "time_byo_share",
-        kind: Kind::Float { min: 0.01, max: 1.0 },
-        default: "0.6",
-        description: "share of a byo-yomi stone's time aimed for",
-    },
-    OptionSpec {
-        name: "time_byo_borrow",
-        kind: Kind::Float { min: 0.0, max: 1.0 },
-        default: "0.5",
-        description: "share of one byo-yomi stone's time a move in main time may borrow",
-    },
-];
-
-/// Accepts the built-in evaluations' names, or a weight file that loads.
-fn check_eval(text: &str) -> Result<(), String> {
-    EvalKind::from_name(text).map(|_| ())
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Value {
-    Int(u64),
-    Float(f64),
-    Choice(usize),
-    Text(String),
-}
-
 impl OptionSpec {
-    fn parse(&self, text: &str) -> Result<Value, String> {
-        match self.kind {
-            Kind::Int { min, max } => {
-                if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(format!("invalid value: {} takes an integer", self.name));
-                }
-                match text.parse::<u64>() {
-                    Ok(v) if (min..=max).contains(&v) => Ok(Value::Int(v)),
-                    _ => Err(format!(
-                        "value out of range: {} takes {}",
-                        self.name,
-                        self.range()
-                    )),
-                }
-            }
-            Kind::Float { min, max } => {
-                let v = text
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| {
-                        v.is_finite()
-                            && text
-                                .bytes()
-                                .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
-                    })
-                    .ok_or_else(|| format!("invalid value: {} takes a number", self.name))?;
-                if (min..=max).contains(&v) {
-                    Ok(Value::Float(v))
-                } else {
-                    Err(format!(
-                        "value out of range: {} takes {}",
-                        self.name,
-                        self.range()
-                    ))
-                }
-            }
-            Kind::Choice(names) => names
-                .iter()
-                .position(|n| n.eq_ignore_ascii_case(text))
-                .map(Value::Choice)
-                .ok_or_else(|| format!("invalid value: {} takes {}", self.name, self.range())),
-            Kind::Text(check) => {
-                if text.is_empty() || text.contains(char::is_whitespace) {
-                    return Err(format!(
-                        "invalid value: {} takes {}",
-                        self.name,
-                        self.range()
-                    ));
-                }
-                check(text)
-                    .map(|()| Value::Text(text.to_string()))
-                    .map_err(|e| format!("invalid value: {}: {e}", self.name))
-            }
-        }
-    }
-
-    fn show(&self, v: &Value) -> String {
-        match (v, self.kind) {
-            (Value::Int(v), _) => v.to_string(),
-            (Value::Float(v), _) => v.to_string(),
-            (Value::Choice(i), Kind::Choice(names)) => names[*i].to_string(),
-            (Value::Choice(i), _) => i.to_string(),
-            (Value::Text(t), _) => t.clone(),
-        }
+    /// The default as `get_option` shows it.
+    pub fn default_text(&self) -> String {
+        Options::default()
+            .get(self.name)
+            .expect("every row is a field")
     }
 
     /// `min..max` or `a|b`.
@@ -292,144 +46,297 @@ impl OptionSpec {
             Kind::Int { min, max } => format!("{min}..{max}"),
             Kind::Float { min, max } => format!("{min}..{max}"),
             Kind::Choice(names) => names.join("|"),
-            Kind::Text(_) => "handcrafted|learned|PATH".to_string(),
+            Kind::Text => "handcrafted|learned|PATH".to_string(),
         }
+    }
+
+    fn out_of_range(&self) -> String {
+        format!("value out of range: {} takes {}", self.name, self.range())
     }
 }
 
-/// Current values, one per row of `OPTIONS`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Options {
-    values: Vec<Value>,
+/// A type an option's field holds: read from the protocol's text (range
+/// checked by the row's kind) and shown back.
+trait OptionValue: Sized {
+    fn parse(spec: &OptionSpec, text: &str) -> Result<Self, String>;
+    fn show(&self) -> String;
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            values: OPTIONS
-                .iter()
-                .map(|o| o.parse(o.default).expect("option defaults are valid"))
-                .collect(),
+impl OptionValue for u64 {
+    fn parse(spec: &OptionSpec, text: &str) -> Result<u64, String> {
+        let Kind::Int { min, max } = spec.kind else {
+            unreachable!("{} is an integer row", spec.name)
+        };
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("invalid value: {} takes an integer", spec.name));
         }
+        match text.parse::<u64>() {
+            Ok(v) if (min..=max).contains(&v) => Ok(v),
+            _ => Err(spec.out_of_range()),
+        }
+    }
+
+    fn show(&self) -> String {
+        self.to_string()
     }
 }
 
-fn find(name: &str) -> Result<usize, String> {
+impl OptionValue for f64 {
+    fn parse(spec: &OptionSpec, text: &str) -> Result<f64, String> {
+        let Kind::Float { min, max } = spec.kind else {
+            unreachable!("{} is a number row", spec.name)
+        };
+        let v = text
+            .parse::<f64>()
+            .ok()
+            .filter(|v| {
+                v.is_finite()
+                    && text
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || b".eE+-".contains(&b))
+            })
+            .ok_or_else(|| format!("invalid value: {} takes a number", spec.name))?;
+        if (min..=max).contains(&v) {
+            Ok(v)
+        } else {
+            Err(spec.out_of_range())
+        }
+    }
+
+    fn show(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The names of [`Scoring`]'s values, in its row's order.
+const SCORING: [&str; 2] = ["discs", "empties"];
+
+impl OptionValue for Scoring {
+    fn parse(spec: &OptionSpec, text: &str) -> Result<Scoring, String> {
+        match SCORING.iter().position(|n| n.eq_ignore_ascii_case(text)) {
+            Some(0) => Ok(Scoring::Discs),
+            Some(_) => Ok(Scoring::EmptiesToWinner),
+            None => Err(format!(
+                "invalid value: {} takes {}",
+                spec.name,
+                spec.range()
+            )),
+        }
+    }
+
+    fn show(&self) -> String {
+        match self {
+            Scoring::Discs => SCORING[0],
+            Scoring::EmptiesToWinner => SCORING[1],
+        }
+        .to_string()
+    }
+}
+
+impl OptionValue for EvalKind {
+    /// The built-in evaluations' names, or a weight file that loads.
+    fn parse(spec: &OptionSpec, text: &str) -> Result<EvalKind, String> {
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err(format!(
+                "invalid value: {} takes {}",
+                spec.name,
+                spec.range()
+            ));
+        }
+        EvalKind::from_name(text).map_err(|e| format!("invalid value: {}: {e}", spec.name))
+    }
+
+    fn show(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The table: `name: type = default, kind, description;` a row. The macro
+/// makes the typed [`Options`] struct, its defaults, the [`OPTIONS`] rows
+/// (in this order) and the lookup by name, so they cannot drift apart.
+macro_rules! option_table {
+    ($( $name:ident : $ty:ty = $default:expr, $kind:expr, $description:expr; )*) => {
+        /// Every option's current value, typed.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Options {
+            $( pub $name: $ty, )*
+        }
+
+        impl Default for Options {
+            fn default() -> Options {
+                Options { $( $name: $default, )* }
+            }
+        }
+
+        /// Every option, in the order `options` lists them.
+        pub static OPTIONS: &[OptionSpec] = &[
+            $( OptionSpec { name: stringify!($name), kind: $kind, description: $description }, )*
+        ];
+
+        impl Options {
+            /// Parses `text` into the field of row `spec` (nothing changes on error).
+            fn set_field(&mut self, spec: &OptionSpec, text: &str) -> Result<(), String> {
+                match spec.name {
+                    $( stringify!($name) => self.$name = <$ty as OptionValue>::parse(spec, text)?, )*
+                    _ => unreachable!("a row without a field"),
+                }
+                Ok(())
+            }
+
+            fn show_field(&self, spec: &OptionSpec) -> String {
+                match spec.name {
+                    $( stringify!($name) => OptionValue::show(&self.$name), )*
+                    _ => unreachable!("a row without a field"),
+                }
+            }
+        }
+    };
+}
+
+/// The search's constants in the table's units (discs, not evaluation units).
+fn discs(units: i32) -> f64 {
+    units as f64 / UNITS_PER_DISC as f64
+}
+
+option_table! {
+    threads: u64 = Settings::default().threads as u64,
+        Kind::Int { min: 1, max: 256 }, "search threads";
+    hash: u64 = Settings::default().hash_mb as u64,
+        Kind::Int { min: 1, max: 65536 }, "transposition table size in MB";
+    depth: u64 = 0,
+        Kind::Int { min: 0, max: 60 }, "deepest midgame iteration per move (0: no limit)";
+    movetime: u64 = 1000,
+        Kind::Int { min: 0, max: 86_400_000 }, "ms per move when no clock runs (0: no limit)";
+    nodes: u64 = 0,
+        Kind::Int { min: 0, max: u64::MAX }, "nodes per move (0: no limit)";
+    scoring: Scoring = Settings::default().scoring,
+        Kind::Choice(&SCORING), "final score: discs on the board, or empties to the winner";
+    randomness: f64 = Settings::default().randomness,
+        Kind::Float { min: 0.0, max: 64.0 },
+        "play any move within this many discs of the best (0: deterministic)";
+    seed: u64 = Settings::default().seed,
+        Kind::Int { min: 0, max: u64::MAX }, "random seed for randomness";
+    endgame: u64 = Settings::default().endgame_empties as u64,
+        Kind::Int { min: 0, max: 60 }, "empties at which play becomes exact";
+    margin: u64 = 50,
+        Kind::Int { min: 0, max: 60_000 }, "ms kept back from the clock for latency";
+    eval: EvalKind = Settings::default().eval,
+        Kind::Text,
+        "static evaluation: handcrafted, learned (the weights built in), or the path of a weight file from mollett train";
+    level: u64 = 0,
+        Kind::Int { min: 0, max: 60 },
+        "shorthand: level N sets depth N, endgame min(2N, 60) and movetime 0 (0: leaves them alone)";
+    probcut: f64 = Params::default().probcut_t,
+        Kind::Float { min: 0.0, max: 10.0 },
+        "ProbCut confidence in standard deviations of the shallow search's error (0: off)";
+    probcut_depth: u64 = Params::default().probcut_min_depth as u64,
+        Kind::Int { min: 2, max: 60 }, "midgame nodes at least this deep try ProbCut";
+    tempo: f64 = discs(Params::default().leaf_tempo),
+        Kind::Float { min: -8.0, max: 8.0 },
+        "discs added to the side to move's evaluation at the search's leaves (evens out odd and even depths)";
+    aspiration: f64 = discs(Params::default().aspiration_window),
+        Kind::Float { min: 0.01, max: 64.0 }, "half-width in discs of the first aspiration window";
+    aspiration_depth: u64 = Params::default().aspiration_min_depth as u64,
+        Kind::Int { min: 1, max: 60 }, "first iteration searched with an aspiration window";
+    presearch_depth: u64 = Params::default().endgame_presearch_depth as u64,
+        Kind::Int { min: 1, max: 60 },
+        "midgame iterations before an exact solve (past 17 empties, with the score within 32 discs, they go on to the end with ProbCut)";
+    iteration_growth: f64 = Params::default().iteration_growth,
+        Kind::Float { min: 1.0, max: 100.0 },
+        "no new iteration that, this many times longer than the last, would pass the hard time limit";
+    order_eval_depth: u64 = Params::default().order_eval_depth as u64,
+        Kind::Int { min: 0, max: 60 },
+        "midgame nodes at least this deep order moves by evaluation, shallower ones by mobility";
+    order_mobility: u64 = Params::default().order_mobility_weight as u64,
+        Kind::Int { min: 0, max: 10_000 }, "midgame ordering points per opponent reply";
+    time_reserve: f64 = TimeParams::default().reserve_moves,
+        Kind::Float { min: 0.0, max: 60.0 }, "own moves kept in reserve beyond the estimate of moves left";
+    time_hard_factor: f64 = TimeParams::default().hard_factor,
+        Kind::Float { min: 1.0, max: 100.0 }, "hard time limit as a multiple of the soft target";
+    time_max_share: f64 = TimeParams::default().max_share,
+        Kind::Float { min: 0.01, max: 1.0 }, "largest share of the time left one move may take";
+    time_byo_share: f64 = TimeParams::default().byo_soft_share,
+        Kind::Float { min: 0.01, max: 1.0 }, "share of a byo-yomi stone's time aimed for";
+    time_byo_borrow: f64 = TimeParams::default().byo_borrow_share,
+        Kind::Float { min: 0.0, max: 1.0 },
+        "share of one byo-yomi stone's time a move in main time may borrow";
+}
+
+fn find(name: &str) -> Result<&'static OptionSpec, String> {
     OPTIONS
         .iter()
-        .position(|o| o.name.eq_ignore_ascii_case(name))
+        .find(|o| o.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("unknown option: {name}"))
 }
 
 impl Options {
-    /// Sets an option; an unknown name or bad value changes nothing.
+    /// Sets an option by name (any case) from its text; an unknown name or
+    /// a bad value changes nothing.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let i = find(name)?;
-        let v = OPTIONS[i].parse(value)?;
-        if OPTIONS[i].name == "level" {
-            if let Value::Int(n) = v {
-                if n > 0 {
-                    // A level is depth and exact empties, as Edax and NBoard count
-                    // them; a clock, when one runs, still bounds the time.
-                    self.set("depth", &n.to_string())?;
-                    self.set("endgame", &(2 * n).min(60).to_string())?;
-                    self.set("movetime", "0")?;
-                }
-            }
+        let spec = find(name)?;
+        let mut next = self.clone();
+        next.set_field(spec, value)?;
+        if spec.name == "level" {
+            next.set_level(next.level);
         }
-        self.values[i] = v;
+        *self = next;
         Ok(())
     }
 
+    /// `level N` (N > 0) is depth N, exact play from 2N empties (at most
+    /// 60) and no move time: a clock, when one runs, still bounds the time.
+    /// Both dialects mean this by a level (GTP `set_option level`, NBoard
+    /// `set depth`).
+    pub fn set_level(&mut self, n: u64) {
+        self.level = n;
+        if n > 0 {
+            self.depth = n;
+            self.endgame = (2 * n).min(60);
+            self.movetime = 0;
+        }
+    }
+
     pub fn get(&self, name: &str) -> Result<String, String> {
-        let i = find(name)?;
-        Ok(OPTIONS[i].show(&self.values[i]))
-    }
-
-    fn value(&self, name: &str) -> Option<&Value> {
-        find(name).ok().map(|i| &self.values[i])
-    }
-
-    fn int(&self, name: &str) -> u64 {
-        match self.value(name) {
-            Some(Value::Int(v)) => *v,
-            _ => 0,
-        }
-    }
-
-    fn float(&self, name: &str) -> f64 {
-        match self.value(name) {
-            Some(Value::Float(v)) => *v,
-            _ => 0.0,
-        }
-    }
-
-    pub fn depth(&self) -> u64 {
-        self.int("depth")
-    }
-    pub fn nodes(&self) -> u64 {
-        self.int("nodes")
-    }
-    pub fn movetime_ms(&self) -> u64 {
-        self.int("movetime")
-    }
-    pub fn margin_ms(&self) -> u64 {
-        self.int("margin")
-    }
-    pub fn eval(&self) -> EvalKind {
-        match self.value("eval") {
-            // Checked when set: naming it reads no file.
-            Some(Value::Text(t)) => EvalKind::named(t),
-            _ => EvalKind::default(),
-        }
+        find(name).map(|spec| self.show_field(spec))
     }
 
     /// The tunable search constants.
     pub fn search_params(&self) -> Params {
+        let units = |d: f64| (d * UNITS_PER_DISC as f64).round() as i32;
         Params {
-            aspiration_window: (self.float("aspiration")
-                * crate::engine::eval::UNITS_PER_DISC as f64)
-                .round()
-                .max(1.0) as i32,
-            aspiration_min_depth: self.int("aspiration_depth") as u32,
-            endgame_presearch_depth: self.int("presearch_depth") as u32,
-            iteration_growth: self.float("iteration_growth"),
-            order_eval_depth: self.int("order_eval_depth") as i32,
-            order_mobility_weight: self.int("order_mobility") as i32,
-            probcut_t: self.float("probcut"),
-            probcut_min_depth: self.int("probcut_depth") as u32,
-            leaf_tempo: (self.float("tempo") * crate::engine::eval::UNITS_PER_DISC as f64).round()
-                as i32,
+            aspiration_window: units(self.aspiration).max(1),
+            aspiration_min_depth: self.aspiration_depth as u32,
+            endgame_presearch_depth: self.presearch_depth as u32,
+            iteration_growth: self.iteration_growth,
+            order_eval_depth: self.order_eval_depth as i32,
+            order_mobility_weight: self.order_mobility as i32,
+            probcut_t: self.probcut,
+            probcut_min_depth: self.probcut_depth as u32,
+            leaf_tempo: units(self.tempo),
         }
     }
 
     /// The time-management factors.
     pub fn time_params(&self) -> TimeParams {
         TimeParams {
-            reserve_moves: self.float("time_reserve"),
-            hard_factor: self.float("time_hard_factor"),
-            max_share: self.float("time_max_share"),
-            byo_soft_share: self.float("time_byo_share"),
-            byo_borrow_share: self.float("time_byo_borrow"),
-        }
-    }
-    pub fn scoring(&self) -> Scoring {
-        match self.value("scoring") {
-            Some(Value::Choice(1)) => Scoring::EmptiesToWinner,
-            _ => Scoring::Discs,
+            reserve_moves: self.time_reserve,
+            hard_factor: self.time_hard_factor,
+            max_share: self.time_max_share,
+            byo_soft_share: self.time_byo_share,
+            byo_borrow_share: self.time_byo_borrow,
         }
     }
 
     /// The persistent search settings these options describe.
     pub fn settings(&self) -> Settings {
         Settings {
-            threads: self.int("threads").max(1) as usize,
-            hash_mb: self.int("hash").max(1) as usize,
-            scoring: self.scoring(),
-            endgame_empties: self.int("endgame") as u32,
-            randomness: self.float("randomness"),
-            seed: self.int("seed"),
-            eval: self.eval(),
+            threads: self.threads.max(1) as usize,
+            hash_mb: self.hash.max(1) as usize,
+            scoring: self.scoring,
+            endgame_empties: self.endgame as u32,
+            randomness: self.randomness,
+            seed: self.seed,
+            eval: self.eval.clone(),
             params: self.search_params(),
         }
     }
@@ -438,7 +345,7 @@ impl Options {
 /// The `options` listing: `name value default D range R description`, one per line.
 impl fmt::Display for Options {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, (o, v)) in OPTIONS.iter().zip(&self.values).enumerate() {
+        for (i, o) in OPTIONS.iter().enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
@@ -446,8 +353,8 @@ impl fmt::Display for Options {
                 f,
                 "{} {} default {} range {} {}",
                 o.name,
-                o.show(v),
-                o.default,
+                self.show_field(o),
+                o.default_text(),
                 o.range(),
                 o.description
             )?;
@@ -464,10 +371,13 @@ mod tests {
     fn defaults_round_trip() {
         let o = Options::default();
         for spec in OPTIONS {
-            assert_eq!(o.get(spec.name).unwrap(), spec.default);
+            // Every default is a value its own row accepts.
+            let mut p = Options::default();
+            p.set(spec.name, &spec.default_text()).unwrap();
+            assert_eq!(p, o, "{}", spec.name);
         }
-        assert_eq!(o.movetime_ms(), 1000);
-        assert_eq!(o.margin_ms(), 50);
+        assert_eq!(o.movetime, 1000);
+        assert_eq!(o.margin, 50);
         let s = o.settings();
         assert_eq!((s.threads, s.hash_mb, s.endgame_empties), (1, 16, 18));
         // The table's defaults are the search's own constants.
@@ -480,15 +390,15 @@ mod tests {
         let mut o = Options::default();
         o.set("level", "10").unwrap();
         assert_eq!(o.get("level").unwrap(), "10");
-        assert_eq!(o.depth(), 10);
+        assert_eq!(o.depth, 10);
         assert_eq!(o.settings().endgame_empties, 20);
-        assert_eq!(o.movetime_ms(), 0);
+        assert_eq!(o.movetime, 0);
         o.set("level", "45").unwrap();
-        assert_eq!((o.depth(), o.settings().endgame_empties), (45, 60));
+        assert_eq!((o.depth, o.settings().endgame_empties), (45, 60));
         // Level 0 leaves the other options alone; a bad level changes nothing.
         o.set("depth", "7").unwrap();
         o.set("level", "0").unwrap();
-        assert_eq!(o.depth(), 7);
+        assert_eq!(o.depth, 7);
         let before = o.clone();
         assert!(o.set("level", "61").is_err());
         assert_eq!(o, before);
@@ -498,7 +408,7 @@ mod tests {
     fn eval_takes_names_or_a_weight_file() {
         let mut o = Options::default();
         o.set("eval", "learned").unwrap();
-        assert_eq!(o.eval(), EvalKind::Learned);
+        assert_eq!(o.eval, EvalKind::Learned);
         let before = o.clone();
         let err = o.set("eval", "/nonexistent/weights.bin").unwrap_err();
         assert!(err.starts_with("invalid value: eval"), "{err}");
@@ -506,7 +416,7 @@ mod tests {
         let path = std::env::temp_dir().join(format!("mollett-opt-{}.bin", std::process::id()));
         std::fs::write(&path, crate::engine::eval::pattern::EMBEDDED_WEIGHTS).unwrap();
         o.set("eval", path.to_str().unwrap()).unwrap();
-        assert_eq!(o.eval(), EvalKind::File(path.clone()));
+        assert_eq!(o.eval, EvalKind::File(path.clone()));
         std::fs::remove_file(&path).unwrap();
     }
 
@@ -526,7 +436,7 @@ mod tests {
     fn set_and_reject() {
         let mut o = Options::default();
         o.set("scoring", "empties").unwrap();
-        assert_eq!(o.scoring(), Scoring::EmptiesToWinner);
+        assert_eq!(o.scoring, Scoring::EmptiesToWinner);
         o.set("randomness", "1.5").unwrap();
         assert_eq!(o.get("randomness").unwrap(), "1.5");
         let before = o.clone();

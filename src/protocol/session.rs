@@ -101,7 +101,7 @@ impl Session {
         let before = self.options.settings();
         self.options.set(name, value)?;
         let after = self.options.settings();
-        if format!("{before:?}") != format!("{after:?}") {
+        if before != after {
             if let Err(e) = self.engine().try_configure(after) {
                 self.options = old;
                 return Err(e);
@@ -130,14 +130,15 @@ impl Session {
         self.engine.get_or_insert_with(|| Engine::new(settings))
     }
 
-    /// Limits from the options alone: depth, nodes and move time.
+    /// Limits from the options alone: depth, nodes and move time. The one
+    /// owner of a move's limits: GTP and NBoard both start from these.
     pub fn option_limits(&self) -> Limits {
         let nonzero = |v: u64| (v > 0).then_some(v);
         Limits {
-            depth: nonzero(self.options.depth()).map(|d| d as u32),
-            nodes: nonzero(self.options.nodes()),
+            depth: nonzero(self.options.depth).map(|d| d as u32),
+            nodes: nonzero(self.options.nodes),
             soft_time: None,
-            hard_time: nonzero(self.options.movetime_ms()).map(Duration::from_millis),
+            hard_time: nonzero(self.options.movetime).map(Duration::from_millis),
             exact: false,
             multi_pv: 1,
             heartbeat: None,
@@ -157,7 +158,7 @@ impl Session {
     /// Bounds `limits` by the time `clock` allocates to a move in `pos`,
     /// keeping the latency margin of the options.
     pub fn limit_by_clock(&self, limits: &mut Limits, pos: &Position, clock: &Clock) {
-        let margin = Duration::from_millis(self.options.margin_ms());
+        let margin = Duration::from_millis(self.options.margin);
         if let Some(t) = timeman::allocate(
             clock,
             pos.empty_count(),

@@ -53,7 +53,7 @@ pub struct Limits {
 }
 
 /// Settings that persist between searches (from the option table).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Search threads (lazy SMP: helpers share the transposition table).
     pub threads: usize,

@@ -1,27 +1,8 @@
 //! The typed GTP commands, as the parser produces them.
 
+pub use crate::engine::timeman::KgsTime;
 use crate::rules::color::{Color, Variant};
 use crate::rules::square::Move;
-
-/// A time control as `kgs-time_settings` describes it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum KgsTime {
-    None,
-    Absolute {
-        main: f64,
-    },
-    /// Japanese byo-yomi: `periods` periods of `period` seconds, one move each.
-    Byoyomi {
-        main: f64,
-        period: f64,
-        periods: u32,
-    },
-    Canadian {
-        main: f64,
-        period: f64,
-        stones: u32,
-    },
-}
 
 /// One parsed command line (without its id).
 #[derive(Clone, Debug, PartialEq)]

@@ -19,7 +19,7 @@ use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::position::{Position, CLASSIC_SUPPLY};
 use crate::rules::square::{Move, Square};
-use command::{Command, KgsTime};
+use command::Command;
 use parse::Request;
 use response::Responder;
 use std::io::{self, Write};
@@ -174,33 +174,10 @@ impl<W: Write> Gtp<W> {
                 byo_time,
                 byo_stones,
             } => self.set_time_control(main, byo_time, byo_stones),
-            KgsTimeSettings(kgs) => {
-                let (main, period) = match kgs {
-                    KgsTime::None => (0.0, 0.0),
-                    KgsTime::Absolute { main } => (main, 0.0),
-                    KgsTime::Byoyomi { main, period, .. }
-                    | KgsTime::Canadian { main, period, .. } => (main, period),
-                };
-                if let Err(e) = check_secs(main).and(check_secs(period)) {
-                    return Action::Answer(Err(e));
-                }
-                match kgs {
-                    KgsTime::None => {
-                        self.session.clocks_mut().set_control(None);
-                        ok()
-                    }
-                    KgsTime::Absolute { main } => self.set_time_control(main, 0.0, 0),
-                    // A clock has one period: count each byo-yomi period as
-                    // one stone in `period` seconds.
-                    KgsTime::Byoyomi { main, period, .. } => self.set_time_control(main, period, 1),
-                    KgsTime::Canadian {
-                        main,
-                        period,
-                        stones,
-                    } => self.set_time_control(main, period, stones),
-                }
-                .map(|_| String::new())
-            }
+            KgsTimeSettings(kgs) => Clock::from_kgs(kgs).map(|control| {
+                self.session.clocks_mut().set_control(control);
+                String::new()
+            }),
             TimeLeft {
                 color,
                 time,
@@ -415,7 +392,7 @@ impl<W: Write> Gtp<W> {
         if !pos.is_game_over() {
             return err("game not over");
         }
-        let own = pos.final_score(self.session.options().scoring() == Scoring::EmptiesToWinner);
+        let own = pos.final_score(self.session.options().scoring == Scoring::EmptiesToWinner);
         let black = if pos.side == Color::Black { own } else { -own };
         Ok(match black {
             0 => "0".into(),
@@ -512,9 +489,7 @@ impl<W: Write> Gtp<W> {
 
     /// Times above `MAX_CLOCK_SECS` are refused, changing nothing.
     fn set_time_control(&mut self, main: f64, byo_time: f64, byo_stones: u32) -> Answer {
-        check_secs(main)?;
-        check_secs(byo_time)?;
-        let control = Clock::from_settings(main, byo_time, byo_stones);
+        let control = Clock::checked(main, byo_time, byo_stones)?;
         self.session.clocks_mut().set_control(control);
         ok()
     }
