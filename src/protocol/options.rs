@@ -329,8 +329,9 @@ impl Options {
         if OPTIONS[i].name == "level" {
             if let Value::Int(n) = v {
                 if n > 0 {
-                    // A level is depth and exact empties, as Edax and NBoard count
-                    // them; a clock, when one runs, still bounds the time.
+                    // A level is a midgame depth and exact solving from twice
+                    // as many empties; a clock, when one runs, still bounds the
+                    // time. (NBoard's `set depth` is that dialect's own.)
                     self.set("depth", &n.to_string())?;
                     self.set("endgame", &(2 * n).min(60).to_string())?;
                     self.set("movetime", "0")?;

@@ -134,9 +134,3 @@ impl std::fmt::Display for EvalKind {
 pub fn learned_evaluator() -> Box<dyn Evaluator> {
     Box::new(pattern::EmbeddedEval::new().expect("the embedded weight files are valid"))
 }
-
-/// An evaluator by name: `handcrafted`, `learned` (the embedded weights), or
-/// the path of a weight file written by `mollett train`.
-pub fn evaluator_by_name(name: &str) -> Result<Box<dyn Evaluator>, String> {
-    EvalKind::named(name).try_evaluator()
-}
