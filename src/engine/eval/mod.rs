@@ -68,7 +68,7 @@ pub enum EvalKind {
     /// Mobility, corners, stability, parity.
     Handcrafted,
     /// The pattern evaluation with the weights embedded in the binary: the
-    /// default since it beat the handcrafted one 23-0 (SPRT, BENCHMARKS.md).
+    /// default since it beat the handcrafted one 23-0 (SPRT, docs/history.md).
     #[default]
     Learned,
     /// The pattern evaluation with weights from a file written by `mollett train`.
