@@ -1,6 +1,8 @@
 //! The `mollett` command: the protocol loop by default, plus measuring
 //! subcommands, the match runner and the training tools. Arguments are
-//! parsed in `cli.rs`; each subcommand is one call into the library.
+//! parsed in `cli.rs`; each arm below calls into the library and prints what
+//! it returns (perft, solve, openings, selfplay and train still format or
+//! write some of their output here).
 
 mod cli;
 

@@ -63,7 +63,7 @@ pub fn solve_with_progress(
 /// squares when none is asked for, in megabytes. A bigger table saves
 /// nodes from 28 empties, where a solve stores hundreds of millions of
 /// them, but makes each node dearer (its probes miss further out). Two
-/// threads, seconds against `--hash 256` (BENCHMARKS.md, fifth round): FFO
+/// threads, seconds against `--hash 256` (docs/history.md, fifth round): FFO
 /// #50-#52 (26-27 empties) 44.2 at 128 MB against 49.1; #53-#54 (28) 212.2
 /// at 1 GB against 237.9; #55-#58 (29-30) 654.9 at 1 GB, 748.7 at 2 GB,
 /// against 668.2; but #59 (34 empties, a wipe-out) 11.7 at 1 GB against
@@ -92,7 +92,7 @@ fn settings(threads: usize, hash_mb: usize) -> Settings {
         threads,
         hash_mb,
         // Orders the solver's moves at many empties: the learned evaluation
-        // halves the time of FFO #40-#47 against the handcrafted one (BENCHMARKS.md).
+        // halves the time of FFO #40-#47 against the handcrafted one (docs/history.md).
         eval: crate::engine::eval::EvalKind::Learned,
         ..Settings::default()
     }

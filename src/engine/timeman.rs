@@ -151,7 +151,7 @@ pub struct MoveTime {
 // RESERVE_MOVES, HARD_FACTOR and MAX_SHARE (and ITERATION_GROWTH in
 // search/params.rs) come from `mollett tune` (SPSA, 40 iterations of 2 games
 // at 3+0), rounded, and were kept after two 100-game matches against the
-// previous values (2, 4, 0.4, 3) both scored 56-2-42 (BENCHMARKS.md).
+// previous values (2, 4, 0.4, 3) both scored 56-2-42 (docs/history.md).
 
 /// Own moves kept in reserve beyond the estimate of moves left, so the last
 /// moves of the game never get a thin slice.

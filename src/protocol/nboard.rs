@@ -10,7 +10,7 @@
 use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::options::Options;
-use super::session::{checked_move, Session};
+use super::session::{checked_move, hundredths, Session};
 use crate::engine::search::{Engine, Limits, Progress, SearchResult, Stage};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
@@ -348,8 +348,7 @@ impl<W: Write> Nboard<W> {
 
 /// An eval as NBoard reads it: discs with two decimals.
 fn eval_text(score: f64) -> String {
-    let s = (score * 100.0).round() / 100.0;
-    format!("{:.2}", if s == 0.0 { 0.0 } else { s })
+    format!("{:.2}", hundredths(score))
 }
 
 /// `100%` for an exact solve, else the midgame depth reached.

@@ -285,8 +285,8 @@ impl Options {
 
     /// `level N` (N > 0) is depth N, exact play from 2N empties (at most
     /// 60) and no move time: a clock, when one runs, still bounds the time.
-    /// Both dialects mean this by a level (GTP `set_option level`, NBoard
-    /// `set depth`).
+    /// Both dialects mean this by a level (GTP `set_option level N`,
+    /// NBoard `set level N`); NBoard's `set depth` is the depth alone.
     pub fn set_level(&mut self, n: u64) {
         self.level = n;
         if n > 0 {

@@ -11,6 +11,17 @@ use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::time::Duration;
 
+/// A search score as both dialects print it: rounded to hundredths of a
+/// disc, never `-0`.
+pub fn hundredths(score: f64) -> f64 {
+    let s = (score * 100.0).round() / 100.0;
+    if s == 0.0 {
+        0.0
+    } else {
+        s
+    }
+}
+
 /// What a dialect acts on, apart from its own framing.
 pub struct Session {
     game: Game,

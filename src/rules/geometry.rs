@@ -1,10 +1,6 @@
 //! Bitboard features the evaluation and move ordering share: regions, neighbours, stable discs.
 
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// b2 g2 b7 g7: diagonal neighbours of the corners.
-pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
-/// Edge squares orthogonally next to a corner.
-pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
 pub const COL_A: u64 = 0x0101_0101_0101_0101;
 pub const COL_H: u64 = 0x8080_8080_8080_8080;
 pub const ROW_1: u64 = 0x0000_0000_0000_00FF;

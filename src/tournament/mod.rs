@@ -3,8 +3,9 @@
 //! Layered, each file using only those before it: `types` (clocks, how a
 //! game ended), `engine` drives a process over GTP or NBoard, `referee` plays one game,
 //! `openings` reads and generates openings, `record` writes and reads result
-//! files, `runner` schedules games and `report` summarises them; `tune`
-//! tunes engine options by SPSA over the runner.
+//! files, `stats` has the Elo, pentanomial and SPRT arithmetic, `report`
+//! summarises results, `runner` schedules and plays games; `tune` tunes
+//! engine options by SPSA over the runner.
 
 pub mod engine;
 pub mod openings;

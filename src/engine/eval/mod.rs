@@ -68,7 +68,7 @@ pub enum EvalKind {
     /// Mobility, corners, stability, parity.
     Handcrafted,
     /// The pattern evaluation with the weights embedded in the binary: the
-    /// default since it beat the handcrafted one 23-0 (SPRT, BENCHMARKS.md).
+    /// default since it beat the handcrafted one 23-0 (SPRT, docs/history.md).
     #[default]
     Learned,
     /// The pattern evaluation with weights from a file written by `mollett train`.
@@ -133,10 +133,4 @@ impl std::fmt::Display for EvalKind {
 /// (one set per variant).
 pub fn learned_evaluator() -> Box<dyn Evaluator> {
     Box::new(pattern::EmbeddedEval::new().expect("the embedded weight files are valid"))
-}
-
-/// An evaluator by name: `handcrafted`, `learned` (the embedded weights), or
-/// the path of a weight file written by `mollett train`.
-pub fn evaluator_by_name(name: &str) -> Result<Box<dyn Evaluator>, String> {
-    EvalKind::named(name).try_evaluator()
 }

@@ -111,7 +111,7 @@ pub const ENDGAME_ORDER_SEARCH_EMPTIES: u32 = 16;
 /// 128 MB: 1,944.0M nodes at 8, 2,235.8M at 4, 2,024.3M at 6,
 /// 1,748.6M at 12, **1,703.3M at 16**, 1,718.1M at 24; #53 2,317.1M at 8
 /// against 1,709.5M at 16, #54 4,495.9M against 4,525.5M, #20-#39 the same
-/// (BENCHMARKS.md, "FFO #40-#59, tenth round").
+/// (docs/history.md, "Exact solver: move ordering").
 pub const ENDGAME_EVAL_ORDER_DIVISOR: i32 = 16;
 /// Modern fast path: with at least this many empties, children are probed
 /// in the table before searching (enhanced transposition cutoffs). With the
@@ -138,7 +138,7 @@ pub const ORDER_TT_BONUS: i32 = 1 << 24;
 pub const THREAD_STACK: usize = 16 << 20;
 
 /// Default ProbCut confidence (standard deviations; 0 turns ProbCut off).
-/// 1.5 with the learned evaluation passed an SPRT against 0 (44-2-20, BENCHMARKS.md).
+/// 1.5 with the learned evaluation passed an SPRT against 0 (44-2-20, docs/history.md).
 pub const PROBCUT_T: f64 = 1.5;
 /// Nodes at least this deep try ProbCut.
 pub const PROBCUT_MIN_DEPTH: u32 = 3;
@@ -149,7 +149,7 @@ pub const PROBCUT_MIN_DEPTH: u32 = 3;
 /// it: without this, scores read too high after an odd number of plies and
 /// too low after an even number, and a GUI's evaluation column zigzags.
 /// `mollett swing` measured it with the third learned weight set (issue 13,
-/// docs/training.md): without it, at 20-22 empties odd depths read +1.0 to
+/// docs/training-history.md): without it, at 20-22 empties odd depths read +1.0 to
 /// +1.8 discs and even depths -1.0 to -1.2 against exact results, and the
 /// mean |v(d) - v(d-1)| at 30-40 empties (d = 6..12) was 2.71 discs; with
 /// 1.3 discs every depth is within 0.35 discs of the exact results and the
@@ -160,7 +160,7 @@ pub const LEAF_TEMPO: i32 = 130;
 /// sets them (`set_option`; see `protocol.md`). Their defaults are the
 /// constants above. Constants of the exact solver's fast path stay compiled
 /// in: they change how fast a solve runs, never its result, and each was
-/// chosen by node counts on FFO positions (`BENCHMARKS.md`).
+/// chosen by node counts on FFO positions (`docs/history.md`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// [`ASPIRATION_WINDOW`], in evaluation units.

@@ -236,7 +236,7 @@ impl Worker<'_> {
         // solves exactly only from SELECTIVE_SOLVE_EMPTIES. It leaves a best
         // move in the table at the nodes near the root and a close estimate
         // of the score for the exact pass's window (FFO #40-#49: a third
-        // fewer nodes; BENCHMARKS.md).
+        // fewer nodes; docs/history.md).
         if deepens(&report) {
             self.selective = true;
             let probcut_t = self.params.probcut_t;

@@ -12,7 +12,7 @@ pub mod table;
 
 use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
-use super::session::{checked_move, Session};
+use super::session::{checked_move, hundredths, Session};
 use crate::engine::search::{Engine, Limits, Scoring};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
@@ -33,7 +33,7 @@ pub enum Action {
     Answer(Result<String, String>),
     /// Answer `=` and return.
     Quit,
-    /// Run `job` on the worker thread; its output goes to `Session::finish`.
+    /// Run `job` on the worker thread; its output goes to [`Dialect::finish`].
     Start(Job, Pending),
 }
 
@@ -575,7 +575,7 @@ fn score_text(score: f64, exact: bool) -> String {
             format!("{s:+}")
         }
     } else {
-        let s = (score * 100.0).round() / 100.0;
+        let s = hundredths(score);
         if s == 0.0 {
             "0.00".into()
         } else {

@@ -206,7 +206,7 @@ impl Evaluator for EmbeddedEval {
 
     /// The fourth set (the classic one) orders the solver in both variants:
     /// trained on 2.9 times the games, it takes fewer nodes on modern FFO
-    /// problems too (docs/training.md), though it did not play modern better.
+    /// problems too (docs/history.md), though it did not play modern better.
     fn order_evaluate(&self, pos: &Position) -> i32 {
         self.classic.evaluate(pos)
     }
@@ -219,7 +219,7 @@ impl Evaluator for EmbeddedEval {
 
 /// ProbCut's error model, fitted for the third weight set by
 /// `mollett probcut corpus/modern-1.games corpus/classic-1.games --eval learned --positions 300 --max-depth 10 --seed 1`
-/// (docs/training.md) and kept for the fourth (the shipped classic set):
+/// (docs/training-history.md) and kept for the fourth (the shipped classic set):
 /// the same command with the fourth set gave base 1.7348, per_depth 0.1828,
 /// per_shallow -0.3629, per_empty 0.0081 (sigma 2.39 discs against 2.30 at
 /// depth 10, shallow 4, 35 empties), and the fourth set won its classic
