@@ -121,7 +121,7 @@ fn parse_game(b: &[u8]) -> Result<WthorGame, String> {
 
 /// Parses a whole file; errors name the game (1-based).
 pub fn parse(bytes: &[u8]) -> Result<WthorFile, String> {
-    if bytes.len() < HEADER_LEN || (bytes.len() - HEADER_LEN) % GAME_LEN != 0 {
+    if bytes.len() < HEADER_LEN || !(bytes.len() - HEADER_LEN).is_multiple_of(GAME_LEN) {
         return Err(format!(
             "{} bytes is not a WTHOR game file (16 + 68 a game)",
             bytes.len()

@@ -31,7 +31,8 @@ pub struct SelfplayConfig {
     /// Slice `i` of `n` (1-based) of the game list.
     pub shard: (usize, usize),
     /// Random opening of 0..=`random_plies` plies (after classic's four free
-    /// placements, which are always random), unless `openings` is given.
+    /// placements, which are always random), unless `openings` or `wthor`
+    /// is given.
     pub random_plies: usize,
     /// Game `k` starts from `openings[k % len]` when not empty.
     pub openings: Vec<Opening>,
