@@ -11,9 +11,11 @@ use mollett::tournament::runner::{unique_names, Config, Format};
 use mollett::tournament::tune::{Param, TuneConfig};
 use mollett::tournament::types::parse_shard;
 use mollett::tournament::{EngineSpec, RefereeLimits, TimeControl};
+use mollett::train::wthor::WthorStarts;
 use mollett::train::{fit, probcut, selfplay, swing, EvalChoice};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -211,6 +213,14 @@ pub struct SelfplayArgs {
     /// Start game k from line k (cyclically) of this openings file instead.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Start each game from a WTHOR tournament game (.wtb files, or
+    /// directories of them; the held-out year is left out), replayed to a
+    /// random ply of --wthor-plies; game and ply come from the seed and k.
+    #[arg(long, num_args = 1.., conflicts_with = "openings")]
+    pub wthor: Vec<PathBuf>,
+    /// Plies of the WTHOR game replayed: LO-HI.
+    #[arg(long, default_value = "8-40", value_parser = parse_plies, requires = "wthor")]
+    pub wthor_plies: (usize, usize),
     /// Search depth that labels each position and chooses the move.
     #[arg(long, default_value_t = 6)]
     pub depth: u32,
@@ -444,7 +454,7 @@ fn parse_protocol(s: &str) -> Result<Protocol, String> {
     s.parse()
 }
 
-/// `A-B` or `A`: problem numbers.
+/// `--max-eval`: discs, 0 to 64.
 fn parse_max_eval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=64.0).contains(&x) => Ok(x),
@@ -453,6 +463,15 @@ fn parse_max_eval(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `LO-HI`: a range of plies.
+fn parse_plies(s: &str) -> Result<(usize, usize), String> {
+    s.split_once('-')
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .filter(|(a, b)| a <= b && *b <= 60)
+        .ok_or_else(|| format!("'{s}': expected LO-HI with LO <= HI <= 60"))
+}
+
+/// `A-B` or `A`: problem numbers.
 fn parse_ids(r: &str) -> Result<RangeInclusive<usize>, String> {
     let (a, b) = r.split_once('-').unwrap_or((r, r));
     let parse = |x: &str| {
@@ -571,6 +590,13 @@ impl TuneArgs {
 
 impl SelfplayArgs {
     pub fn config(&self, variant: Variant) -> Result<selfplay::SelfplayConfig, String> {
+        let wthor = if self.wthor.is_empty() {
+            None
+        } else if variant == Variant::Classic {
+            return Err("--wthor: tournament games are modern Othello; not with classic".into());
+        } else {
+            Some(Arc::new(WthorStarts::load(&self.wthor, self.wthor_plies)?))
+        };
         Ok(selfplay::SelfplayConfig {
             variant,
             games: self.games,
@@ -581,6 +607,7 @@ impl SelfplayArgs {
                 Some(p) => openings::read_file(p, variant)?,
                 None => Vec::new(),
             },
+            wthor,
             depth: self.depth,
             exact_empties: self.exact_empties,
             random_prob: self.random_prob,

@@ -90,6 +90,56 @@ fn train_and_probcut_refuse_to_fit_nothing() {
     );
 }
 
+#[test]
+fn wthor_files_test_train_and_start_self_play_but_never_the_held_out_year() {
+    let wthor = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/wthor");
+    let held_out = format!("{wthor}/WTH_2018.wtb");
+    // The held-out year's exact positions at 24 empties: one per game that
+    // reaches them (2,429 games, one ends earlier).
+    let out = mollett(&[
+        "evaltest",
+        &held_out,
+        "--eval",
+        "zero",
+        "--exact-only",
+        "--min-empties",
+        "24",
+        "--max-empties",
+        "24",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("modern   24-24       2428"), "{text}");
+    let weights = temp("wthor", "w.bin", b"");
+    let w = weights.to_str().unwrap();
+    assert_refused(&["train", &held_out, "--out", w], "held-out");
+    let games = weights.with_file_name("x.games");
+    let g = games.to_str().unwrap();
+    assert_refused(
+        &["selfplay", "--wthor", &held_out, "--corpus", g],
+        "held-out",
+    );
+    assert_refused(
+        &[
+            "selfplay",
+            "--variant",
+            "classic",
+            "--wthor",
+            wthor,
+            "--corpus",
+            g,
+        ],
+        "modern",
+    );
+    let mut bad = std::fs::read(format!("{wthor}/WTH_1977.wtb")).unwrap();
+    bad[16 + 68 * 3 + 8] = 11; // game 4 opens on a1
+    let bad = temp("wthor", "bad.wtb", &bad);
+    assert_refused(
+        &["evaltest", bad.to_str().unwrap()],
+        "bad.wtb: game 4: move 1 (a1) is illegal",
+    );
+}
+
 /// A whole legal game as a result line (first legal move each ply).
 fn result_line(game: usize) -> String {
     let mut pos = Position::start(Variant::Modern, Color::Black);

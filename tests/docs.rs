@@ -53,7 +53,9 @@ fn the_bench_signature_the_docs_quote_is_the_codes() {
     let signature = bench_signature();
 
     let line = row(BENCHMARKS, "| bench signature |");
-    let (_, after) = line.split_once("Bench: ").expect("the row quotes `Bench: N`");
+    let (_, after) = line
+        .split_once("Bench: ")
+        .expect("the row quotes `Bench: N`");
     assert_eq!(
         number_at(after),
         Some(signature),

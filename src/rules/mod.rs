@@ -18,6 +18,7 @@ pub mod perft;
 pub mod position;
 pub mod square;
 pub mod text;
+pub mod wthor;
 
 pub use color::{Color, Variant};
 pub use game::{Game, PlayError};

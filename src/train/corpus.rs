@@ -11,7 +11,8 @@
 //! (game `k` depends only on the header's seed and `k`), its moves from the
 //! variant's start run together with passes left out (a side that cannot move
 //! passes, so passes are implied), and the final disc difference, black minus
-//! white. A move in capitals was chosen at random (opening or exploration);
+//! white. A move in capitals was not searched: chosen at random (opening or
+//! exploration) or given (the tournament game a `--wthor` game starts from);
 //! lower-case moves were searched, and from `exact` empties down every move is
 //! a perfect one, so the result is the exact value of those positions.
 //!

@@ -17,6 +17,7 @@ pub mod fit;
 pub mod probcut;
 pub mod selfplay;
 pub mod swing;
+pub mod wthor;
 
 use crate::engine::eval::Evaluator;
 use crate::rules::color::Variant;
@@ -141,10 +142,17 @@ pub fn draw_samples(
 
 /// Reads every sample of a position file. An `.obf` file (the FFO
 /// problems) gives one exact sample per problem that has scores: its best
-/// score, which counts empty squares for the winner.
+/// score, which counts empty squares for the winner. A `.wtb` file (WTHOR
+/// tournament games) gives its games' positions ([`wthor::samples`]).
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     if path.extension().is_some_and(|e| e == "games") {
         return corpus_samples(path, &GameLimits::default(), false);
+    }
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
+    {
+        return wthor::read_samples(path);
     }
     if path.extension().is_some_and(|e| e == "obf") {
         let problems = crate::rules::obf::read(path)?;
@@ -454,6 +462,15 @@ pub fn train_files(
     for f in files {
         if f.extension().is_some_and(|e| e == "games") {
             samples.extend(corpus_samples(f, limits, cfg.progress)?);
+        } else if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")) {
+            let file = crate::rules::wthor::read(f)?;
+            if file.year == wthor::HELD_OUT_YEAR {
+                return Err(wthor::held_out(f));
+            }
+            if cfg.progress {
+                eprintln!("train: {}: {} games", f.display(), file.games.len());
+            }
+            samples.extend(wthor::samples(&file));
         } else {
             samples.extend(read_samples(f)?);
         }

@@ -6,6 +6,7 @@
 //! pieces that can be concatenated.
 
 use super::corpus::{self, CorpusGame, Header};
+use super::wthor::WthorStarts;
 use super::{Rng, Sample};
 use crate::engine::eval::{EvalKind, Evaluator};
 use crate::engine::search::{Engine, Limits, Settings};
@@ -19,6 +20,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What a self-play run does.
@@ -30,10 +32,14 @@ pub struct SelfplayConfig {
     /// Slice `i` of `n` (1-based) of the game list.
     pub shard: (usize, usize),
     /// Random opening of 0..=`random_plies` plies (after classic's four free
-    /// placements, which are always random), unless `openings` is given.
+    /// placements, which are always random), unless `openings` or `wthor`
+    /// is given.
     pub random_plies: usize,
     /// Game `k` starts from `openings[k % len]` when not empty.
     pub openings: Vec<Opening>,
+    /// Game `k` starts from a tournament game replayed to a random ply,
+    /// both drawn from the seed and `k` (modern only).
+    pub wthor: Option<Arc<WthorStarts>>,
     /// Depth of the search that labels a position and chooses the move.
     pub depth: u32,
     /// At this many empties or fewer positions are solved exactly.
@@ -59,6 +65,7 @@ impl Default for SelfplayConfig {
             shard: (1, 1),
             random_plies: 8,
             openings: Vec::new(),
+            wthor: None,
             depth: 6,
             exact_empties: 16,
             random_prob: 0.1,
@@ -95,6 +102,23 @@ fn random_move(pos: &Position, rng: &mut Rng) -> Move {
 /// The position where game `k` leaves its opening, and the opening's moves
 /// from the variant's start (`None` for an opening given as a board).
 fn opening(cfg: &SelfplayConfig, k: usize, rng: &mut Rng) -> (Position, Option<Vec<Move>>) {
+    if let Some(w) = &cfg.wthor {
+        let (game, plies) = w.draw(rng);
+        let mut pos = Position::start(cfg.variant, Color::Black);
+        let mut played = Vec::new();
+        for &sq in &game[..plies] {
+            if pos.must_pass() {
+                pos = pos.pass();
+                played.push(Move::Pass);
+            }
+            match pos.play(Move::Place(sq)) {
+                Some(p) => pos = p,
+                None => break,
+            }
+            played.push(Move::Place(sq));
+        }
+        return (pos, Some(played));
+    }
     if !cfg.openings.is_empty() {
         let (mut pos, from_start, moves) = cfg.openings[k % cfg.openings.len()].setup(cfg.variant);
         let mut played = Vec::new();
@@ -264,7 +288,9 @@ pub struct CorpusStats {
     pub missing: usize,
 }
 
-/// The header a corpus run writes: everything that decides its games.
+/// The header a corpus run writes: everything that decides its games
+/// (with `--wthor`, which games and plies start them instead of the
+/// random plies).
 pub fn corpus_header(cfg: &SelfplayConfig, eval: &str, bench: u64) -> Result<Header, String> {
     if !cfg.openings.is_empty() {
         return Err("--corpus plays from the start position; --openings is not supported".into());
@@ -275,18 +301,18 @@ pub fn corpus_header(cfg: &SelfplayConfig, eval: &str, bench: u64) -> Result<Hea
                 .into(),
         );
     }
-    Ok(Header::new(
-        cfg.variant,
-        cfg.exact_empties,
-        &[
-            ("depth", cfg.depth.to_string()),
-            ("random_plies", cfg.random_plies.to_string()),
-            ("random_prob", cfg.random_prob.to_string()),
-            ("eval", eval.to_string()),
-            ("seed", cfg.seed.to_string()),
-            ("bench", bench.to_string()),
-        ],
-    ))
+    let mut fields = vec![("depth", cfg.depth.to_string())];
+    match &cfg.wthor {
+        Some(w) => fields.extend(w.header_fields()),
+        None => fields.push(("random_plies", cfg.random_plies.to_string())),
+    }
+    fields.extend([
+        ("random_prob", cfg.random_prob.to_string()),
+        ("eval", eval.to_string()),
+        ("seed", cfg.seed.to_string()),
+        ("bench", bench.to_string()),
+    ]);
+    Ok(Header::new(cfg.variant, cfg.exact_empties, &fields))
 }
 
 /// Plays this shard's games `0..cfg.games` that `file` (locked by the caller) does not hold yet, on
@@ -604,6 +630,111 @@ mod tests {
         )
         .unwrap_err()
         .contains("other settings"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn wthor_started_games_resume_and_shard_to_the_same_games_from_tournament_prefixes() {
+        let dir = std::env::temp_dir().join(format!("mollett-wthor-sp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let wthor = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wthor");
+        let files = [wthor.join("WTH_1977.wtb"), wthor.join("WTH_1978.wtb")];
+        let starts = Arc::new(WthorStarts::load(&files, (8, 40)).unwrap());
+        let cfg = SelfplayConfig {
+            games: 6,
+            depth: 2,
+            exact_empties: 8,
+            random_prob: 0.05,
+            wthor: Some(starts.clone()),
+            progress: false,
+            hash_mb: 1,
+            ..SelfplayConfig::default()
+        };
+        let header = corpus_header(&cfg, "handcrafted", 0).unwrap();
+        assert_eq!(header.get("wthor"), Some("1977-1978"));
+        assert_eq!(header.get("wthor_plies"), Some("8-40"));
+        assert_eq!(header.get("random_plies"), None);
+        let eval = || Ok(Box::new(Handcrafted::default()) as Box<dyn Evaluator>);
+        let stop = AtomicBool::new(false);
+        let whole = dir.join("whole.games");
+        run_corpus(
+            &cfg,
+            &header,
+            &eval,
+            Writer::lock(&whole).unwrap(),
+            2,
+            &stop,
+        )
+        .unwrap();
+        // Two shards into one file, the first interrupted after 2 games.
+        let split = dir.join("split.games");
+        let shard = |i, games| SelfplayConfig {
+            shard: (i, 2),
+            games,
+            ..cfg.clone()
+        };
+        run_corpus(
+            &shard(1, 3),
+            &header,
+            &eval,
+            Writer::lock(&split).unwrap(),
+            1,
+            &stop,
+        )
+        .unwrap();
+        run_corpus(
+            &shard(2, 6),
+            &header,
+            &eval,
+            Writer::lock(&split).unwrap(),
+            1,
+            &stop,
+        )
+        .unwrap();
+        run_corpus(
+            &shard(1, 6),
+            &header,
+            &eval,
+            Writer::lock(&split).unwrap(),
+            1,
+            &stop,
+        )
+        .unwrap();
+        let read = |p: &Path| {
+            let c = corpus::read(p).unwrap();
+            assert!(c.skipped.is_empty(), "{:?}", c.skipped);
+            let mut g = c.games;
+            g.sort_by_key(|g| g.index);
+            g
+        };
+        let games = read(&whole);
+        assert_eq!(games.len(), 6);
+        assert_eq!(games, read(&split));
+        for g in &games {
+            // Each game opens with at least 8 given moves of one tournament game.
+            let given = g.moves.iter().take_while(|&&(_, given)| given).count();
+            assert!(given >= 8, "{}", g.to_line());
+            let moves: Vec<Square> = g.moves.iter().map(|&(sq, _)| sq).collect();
+            assert!(
+                starts
+                    .games
+                    .iter()
+                    .any(|w| w.len() >= 8 && w[..8] == moves[..8]),
+                "{}",
+                g.to_line()
+            );
+        }
+        // Other plies make other games: the header refuses to mix them.
+        let other = SelfplayConfig {
+            wthor: Some(Arc::new(WthorStarts::load(&files, (10, 20)).unwrap())),
+            ..cfg.clone()
+        };
+        let other = corpus_header(&other, "handcrafted", 0).unwrap();
+        assert!(
+            run_corpus(&cfg, &other, &eval, Writer::lock(&whole).unwrap(), 1, &stop)
+                .unwrap_err()
+                .contains("other settings")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
