@@ -8,11 +8,15 @@
 //! neighbours), starting from the weights of the stage after it (fitted
 //! first: the later stages have the most exact labels).
 
-use super::{Rng, Sample};
+use super::corpus::{corpus_samples, GameLimits};
+use super::inputs::read_samples;
+use super::sample::{game_outcomes, Sample};
+use super::wthor;
 use crate::engine::eval::pattern::{
     global_features, instance_indices, pattern_set, stage_of, PatternWeights, GLOBALS, INSTANCES,
     WEIGHT_SCALE,
 };
+use crate::rng::Rng;
 use std::time::Instant;
 
 /// Fitting parameters.
@@ -32,7 +36,7 @@ pub struct FitConfig {
     pub neighbour_weight: f32,
     /// Searched (not exact) labels become `(1 - w) * score + w * outcome`,
     /// where the outcome is the exact result of the game's end (see
-    /// [`super::game_outcomes`]): a search with a weak evaluation is badly
+    /// [`game_outcomes`]): a search with a weak evaluation is badly
     /// calibrated, the game's result is not.
     pub outcome_weight: f32,
     pub progress: bool,
@@ -134,7 +138,7 @@ pub fn stage_discs(stage: usize, stages: usize) -> (u32, u32) {
 /// evaluation returns 0 there).
 pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageReport>) {
     let t0 = Instant::now();
-    let outcomes = super::game_outcomes(samples);
+    let outcomes = game_outcomes(samples);
     let rows: Vec<Row> = samples
         .iter()
         .zip(&outcomes)
@@ -264,6 +268,75 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
         },
         reports,
     )
+}
+
+/// What `mollett train` prints: the fit per stage.
+pub struct TrainReport {
+    pub stages: Vec<StageReport>,
+}
+
+impl std::fmt::Display for TrainReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "stage  discs  train  held-out  MAE-train  MAE-held-out")?;
+        let (mut n, mut sum) = (0usize, 0f64);
+        for r in &self.stages {
+            writeln!(
+                f,
+                "{:5}  {:2}-{:2}  {:6}  {:8}  {:9.2}  {:12.2}",
+                r.stage, r.discs.0, r.discs.1, r.train, r.held_out, r.train_mae, r.held_out_mae
+            )?;
+            if r.held_out > 0 {
+                n += r.held_out;
+                sum += r.held_out_mae * r.held_out as f64;
+            }
+        }
+        if n > 0 {
+            writeln!(
+                f,
+                "held-out MAE over all stages: {:.2} discs ({n} positions)",
+                sum / n as f64
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the sample files and fits weights to them.
+pub fn train_files(
+    files: &[std::path::PathBuf],
+    limits: &GameLimits,
+    cfg: &FitConfig,
+) -> Result<(crate::engine::eval::pattern::PatternWeights, TrainReport), String> {
+    let t = std::time::Instant::now();
+    let mut samples = Vec::new();
+    for f in files {
+        if f.extension().is_some_and(|e| e == "games") {
+            samples.extend(corpus_samples(f, limits, cfg.progress)?);
+        } else if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")) {
+            let file = crate::rules::wthor::read(f)?;
+            if file.year == wthor::HELD_OUT_YEAR {
+                return Err(wthor::held_out(f));
+            }
+            if cfg.progress {
+                eprintln!("train: {}: {} games", f.display(), file.games.len());
+            }
+            samples.extend(wthor::samples(&file));
+        } else {
+            samples.extend(read_samples(f)?);
+        }
+    }
+    if cfg.progress {
+        eprintln!(
+            "train: read {} positions in {:.1} s",
+            samples.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if samples.is_empty() {
+        return Err("no positions to train on".into());
+    }
+    let (weights, stages) = fit(&samples, cfg);
+    Ok((weights, TrainReport { stages }))
 }
 
 #[cfg(test)]

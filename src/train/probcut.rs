@@ -6,7 +6,7 @@
 //! its standard deviation as a plane in the depth, the shallow depth and the
 //! empties (`SigmaModel`), by least squares over cells weighted by their counts.
 
-use super::draw_samples;
+use super::inputs::draw_samples;
 use crate::engine::eval::{Evaluator, SigmaModel, UNITS_PER_DISC};
 use crate::engine::search::{probcut_shallow_depth, Engine, Limits, Settings};
 use std::path::PathBuf;

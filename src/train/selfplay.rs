@@ -6,11 +6,12 @@
 //! pieces that can be concatenated.
 
 use super::corpus::{self, CorpusGame, Header};
+use super::sample::Sample;
 use super::wthor::WthorStarts;
-use super::{Rng, Sample};
 use crate::engine::eval::{EvalKind, Evaluator};
 use crate::engine::search::{Engine, Limits, Settings};
 use crate::files::Writer;
+use crate::rng::Rng;
 use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};

@@ -12,7 +12,8 @@
 //! FFO problems), it also gives each depth's mean error against them: which
 //! parity reads too high, and by how much.
 
-use super::{draw_samples, EvalChoice};
+use super::evaltest::EvalChoice;
+use super::inputs::draw_samples;
 use crate::engine::search::{Engine, Limits, Progress, Settings, Stage};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

@@ -6,7 +6,7 @@
 //! carries the file's theoretical score and is marked exact: `evaltest
 //! --exact-only --min-empties 24 --max-empties 24` measures on those alone.
 
-use super::Sample;
+use super::sample::Sample;
 use crate::rules::color::Color;
 use crate::rules::square::Square;
 use crate::rules::wthor::{self, WthorFile};
@@ -129,7 +129,7 @@ impl WthorStarts {
     }
 
     /// Draws a game and the plies to replay of it.
-    pub fn draw(&self, rng: &mut super::Rng) -> (&[Square], usize) {
+    pub fn draw(&self, rng: &mut crate::rng::Rng) -> (&[Square], usize) {
         let g = &self.games[rng.below(self.games.len() as u64) as usize];
         let plies = self.plies.0 + rng.below((self.plies.1 - self.plies.0) as u64 + 1) as usize;
         (g, plies.min(g.len()))
@@ -207,7 +207,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!((starts.games.len(), starts.years), (20, (1977, 1978)));
-        let mut rng = super::super::Rng::new(5);
+        let mut rng = crate::rng::Rng::new(5);
         for _ in 0..100 {
             let (g, plies) = starts.draw(&mut rng);
             assert!((8..=40).contains(&plies) || plies == g.len());
