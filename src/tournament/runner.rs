@@ -3,7 +3,8 @@
 //! progress on stderr and the SPRT stop.
 
 use super::engine::{EngineProcess, EngineSpec, TimeFormat};
-use super::openings::{classic_placements, Opening, Rng};
+use super::openings::{classic_placements, Opening};
+use crate::rng::Rng;
 use super::record::{parse_results, GameRecord};
 use super::referee::{play_game, Played, RefereeLimits};
 use super::report::{elo_with_interval, Matchup, Report};

@@ -15,7 +15,8 @@
 //! random ±1 per parameter.
 
 use super::engine::EngineSpec;
-use super::openings::{classic_placements, Opening, Rng};
+use super::openings::{classic_placements, Opening};
+use crate::rng::Rng;
 use super::referee::RefereeLimits;
 use super::report::Matchup;
 use super::runner::{self, Config, Format};
