@@ -1,12 +1,12 @@
 //! Matches and tournaments between engine processes, refereed by the rules core.
 //!
 //! Layered, each file using only those before it: `types` (clocks, how a
-//! game ended), `engine` drives a process over GTP or NBoard, `referee` plays one game,
+//! game ended), `client` drives an engine process over GTP or NBoard, `referee` plays one game,
 //! `openings` reads and generates openings, `record` writes and reads result
 //! files, `runner` schedules games and `report` summarises them; `tune`
 //! tunes engine options by SPSA over the runner.
 
-pub mod engine;
+pub mod client;
 pub mod openings;
 pub mod record;
 pub mod referee;
@@ -16,7 +16,7 @@ pub mod stats;
 pub mod tune;
 pub mod types;
 
-pub use engine::{EngineError, EngineProcess, EngineSpec, TimeFormat};
+pub use client::{EngineError, EngineProcess, EngineSpec, TimeFormat};
 pub use openings::Opening;
 pub use record::GameRecord;
 pub use referee::RefereeLimits;

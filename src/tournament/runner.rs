@@ -2,7 +2,7 @@
 //! worker threads with their own engine processes, the result files,
 //! progress on stderr and the SPRT stop.
 
-use super::engine::{EngineProcess, EngineSpec, TimeFormat};
+use super::client::{EngineProcess, EngineSpec, TimeFormat};
 use super::openings::{classic_placements, Opening};
 use crate::rng::Rng;
 use super::record::{parse_results, GameRecord};

@@ -14,7 +14,7 @@
 //! with `N` iterations, `A = N / 10`, `α = 0.602`, `γ = 0.101` and `Δ` a
 //! random ±1 per parameter.
 
-use super::engine::EngineSpec;
+use super::client::EngineSpec;
 use super::openings::{classic_placements, Opening};
 use crate::rng::Rng;
 use super::referee::RefereeLimits;
