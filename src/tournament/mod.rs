@@ -7,19 +7,24 @@
 //! tunes engine options by SPSA over the runner.
 
 pub mod client;
+pub mod config;
 pub mod openings;
 pub mod record;
+mod record_ggf;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod schedule;
 pub mod stats;
 pub mod tune;
 pub mod types;
+mod worker;
 
 pub use client::{EngineError, EngineProcess, EngineSpec, TimeFormat};
+pub use config::Config;
 pub use openings::Opening;
 pub use record::GameRecord;
 pub use referee::RefereeLimits;
 pub use report::Report;
-pub use runner::{Config, Format};
+pub use schedule::Format;
 pub use types::{Reason, TimeControl};

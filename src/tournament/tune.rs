@@ -15,13 +15,15 @@
 //! random ±1 per parameter.
 
 use super::client::EngineSpec;
+use super::config::{clock_warnings, Config};
 use super::openings::{classic_placements, Opening};
-use crate::rng::Rng;
 use super::referee::RefereeLimits;
 use super::report::Matchup;
-use super::runner::{self, Config, Format};
+use super::runner;
+use super::schedule::Format;
 use super::types::TimeControl;
 use crate::files::Writer;
+use crate::rng::Rng;
 use crate::rules::color::Variant;
 use crate::tournament::stats::Wdl;
 use std::fmt;
@@ -317,9 +319,9 @@ impl TuneConfig {
     }
 
     /// The engine with values `v`, sent by `set_option` after its own `init` lines.
-    /// [`runner::clock_warnings`] for the tuned engine.
+    /// [`clock_warnings`] for the tuned engine.
     pub fn warnings(&self) -> Vec<String> {
-        runner::clock_warnings(&self.engine, self.engine.tc.unwrap_or(self.tc))
+        clock_warnings(&self.engine, self.engine.tc.unwrap_or(self.tc))
     }
 
     fn engine_at(&self, tag: &str, v: &[f64]) -> EngineSpec {
