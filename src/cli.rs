@@ -7,7 +7,6 @@ use mollett::protocol::Protocol;
 use mollett::rules::Variant;
 use mollett::tournament::config::{unique_names, Config};
 use mollett::tournament::openings::{self, GenConfig, Opening};
-use mollett::tournament::report::{optional_sprt, sprt_word};
 use mollett::tournament::schedule::Format;
 use mollett::tournament::tune::{Param, TuneConfig};
 use mollett::tournament::types::parse_shard;
@@ -16,6 +15,11 @@ use mollett::train::{fit, probcut, selfplay, swing, EvalChoice};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::Duration;
+
+mod sprt;
+
+pub use sprt::optional_sprt;
+use sprt::sprt_word;
 
 #[derive(Parser)]
 #[command(

@@ -5,13 +5,13 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, CliCommand};
+use cli::{optional_sprt, Cli, CliCommand};
 use mollett::engine::search::Progress;
 use mollett::engine::suite::{solve_all, SolveRow};
 use mollett::rules::movelist::moves_text;
 use mollett::rules::obf::Problem;
 use mollett::tournament::config::Config;
-use mollett::tournament::report::{merge_files, optional_sprt};
+use mollett::tournament::report::merge_files;
 use mollett::tournament::runner;
 use mollett::tournament::schedule::Format;
 use mollett::tournament::{openings, tune};
