@@ -8,6 +8,7 @@
 
 pub mod client;
 pub mod config;
+pub mod matchup;
 pub mod openings;
 pub mod record;
 mod record_ggf;

@@ -2,11 +2,12 @@
 //! finished games recorded as they come, progress on stderr and the SPRT stop.
 
 use super::config::Config;
+use super::matchup::Matchup;
 use super::openings::Opening;
 use super::record::{parse_results, GameRecord};
 use super::record_ggf::{ggf_line, ggf_path, reconcile_ggf};
 use super::referee::Played;
-use super::report::{elo_with_interval, Matchup, Report};
+use super::report::{elo_with_interval, Report};
 use super::schedule::{pair_count, run_openings, shard_games, ScheduledGame};
 use super::stats::Verdict;
 use super::types::TimeControl;

@@ -16,9 +16,9 @@
 
 use super::client::EngineSpec;
 use super::config::{clock_warnings, Config};
+use super::matchup::Matchup;
 use super::openings::{classic_placements, Opening};
 use super::referee::RefereeLimits;
-use super::report::Matchup;
 use super::runner;
 use super::schedule::Format;
 use super::types::TimeControl;
