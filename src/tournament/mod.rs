@@ -1,10 +1,14 @@
 //! Matches and tournaments between engine processes, refereed by the rules core.
 //!
-//! Layered, each file using only those before it: `types` (clocks, how a
-//! game ended), `client` drives an engine process over GTP or NBoard, `referee` plays one game,
-//! `openings` reads and generates openings, `record` writes and reads result
-//! files, `runner` schedules games and `report` summarises them; `tune`
-//! tunes engine options by SPSA over the runner.
+//! Layered, each file using only those listed before it: `types` (clocks,
+//! how a game ended) and `stats` (Elo, SPRT); `client` drives an engine
+//! process over GTP or NBoard; `openings` reads and generates openings;
+//! `referee` plays one game; `record` writes and reads result files and
+//! `record_ggf` their GGF twin; `matchup` and `report` summarise games;
+//! `schedule` lists a run's games, `config` holds its settings, `worker`
+//! plays games off the queue and `runner` runs them all; `tune` tunes engine
+//! options by SPSA over the runner. Children import each other, never this
+//! file, which only declares and re-exports.
 
 pub mod client;
 pub mod config;
