@@ -5,9 +5,9 @@ use clap::{Args, Parser, Subcommand};
 use mollett::engine::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::rules::Variant;
+use mollett::tournament::config::{unique_names, Config};
 use mollett::tournament::openings::{self, GenConfig, Opening};
-use mollett::tournament::report::{optional_sprt, sprt_word};
-use mollett::tournament::runner::{unique_names, Config, Format};
+use mollett::tournament::schedule::Format;
 use mollett::tournament::tune::{Param, TuneConfig};
 use mollett::tournament::types::parse_shard;
 use mollett::tournament::{EngineSpec, RefereeLimits, TimeControl};
@@ -17,6 +17,11 @@ use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+mod sprt;
+
+pub use sprt::optional_sprt;
+use sprt::sprt_word;
 
 #[derive(Parser)]
 #[command(

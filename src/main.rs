@@ -7,13 +7,15 @@
 mod cli;
 
 use clap::Parser;
-use cli::{Cli, CliCommand};
+use cli::{optional_sprt, Cli, CliCommand};
 use mollett::engine::search::Progress;
 use mollett::engine::suite::{solve_all, SolveRow};
 use mollett::rules::movelist::moves_text;
 use mollett::rules::obf::Problem;
-use mollett::tournament::report::{merge_files, optional_sprt};
-use mollett::tournament::runner::{self, Format};
+use mollett::tournament::config::Config;
+use mollett::tournament::report::merge_files;
+use mollett::tournament::runner;
+use mollett::tournament::schedule::Format;
 use mollett::tournament::{openings, tune};
 use mollett::train::{evaltest, probcut, selfplay, swing, train_files, GameLimits};
 use mollett::{perft, Color, Position};
@@ -266,7 +268,7 @@ fn one_line_error(e: clap::Error) -> ! {
 
 /// `match` and `tournament`: runs the games (Ctrl-C stops cleanly) and
 /// prints the report.
-fn run_games(config: Result<runner::Config, String>) -> Result<(), String> {
+fn run_games(config: Result<Config, String>) -> Result<(), String> {
     let config = config?;
     warn_all(&config.warnings());
     let outcome = runner::run(&config, ctrl_c_flag())?;

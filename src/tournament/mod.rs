@@ -1,26 +1,35 @@
 //! Matches and tournaments between engine processes, refereed by the rules core.
 //!
-//! Layered, each file using only those before it: `types` (clocks, how a
-//! game ended), `engine` drives a process over GTP or NBoard, `referee` plays one game,
-//! `openings` reads and generates openings, `record` writes and reads result
-//! files, `stats` has the Elo, pentanomial and SPRT arithmetic, `report`
-//! summarises results, `runner` schedules and plays games; `tune` tunes
-//! engine options by SPSA over the runner.
+//! Layered, each file using only those listed before it: `types` (clocks,
+//! how a game ended) and `stats` (Elo, SPRT); `client` drives an engine
+//! process over GTP or NBoard; `openings` reads and generates openings;
+//! `referee` plays one game; `record` writes and reads result files and
+//! `record_ggf` their GGF twin; `matchup` and `report` summarise games;
+//! `schedule` lists a run's games, `config` holds its settings, `worker`
+//! plays games off the queue and `runner` runs them all; `tune` tunes engine
+//! options by SPSA over the runner. Children import each other, never this
+//! file, which only declares and re-exports.
 
-pub mod engine;
+pub mod client;
+pub mod config;
+pub mod matchup;
 pub mod openings;
 pub mod record;
+mod record_ggf;
 pub mod referee;
 pub mod report;
 pub mod runner;
+pub mod schedule;
 pub mod stats;
 pub mod tune;
 pub mod types;
+mod worker;
 
-pub use engine::{EngineError, EngineProcess, EngineSpec, TimeFormat};
+pub use client::{EngineError, EngineProcess, EngineSpec, TimeFormat};
+pub use config::Config;
 pub use openings::Opening;
 pub use record::GameRecord;
 pub use referee::RefereeLimits;
 pub use report::Report;
-pub use runner::{Config, Format};
+pub use schedule::Format;
 pub use types::{Reason, TimeControl};

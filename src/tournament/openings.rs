@@ -2,7 +2,7 @@
 //! placements, and the generator behind `mollett openings`.
 
 use crate::engine::search::{Engine, Limits, Settings};
-pub use crate::rng::Rng;
+use crate::rng::Rng;
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::movelist::{moves_text, parse_moves};

@@ -1,6 +1,6 @@
 //! One refereed game between two engine processes: clocks, rules, faults.
 
-use super::engine::{EngineError, EngineProcess, Reply};
+use super::client::{EngineError, EngineProcess, Reply};
 use super::types::{Reason, TimeControl};
 use crate::rules::color::Color;
 use crate::rules::game::Game;

@@ -1,109 +1,12 @@
 //! The final report: W/D/L, score, Elo, LOS, discs, pairs, SPRT for a match;
 //! a cross table and maximum-likelihood ratings for a tournament.
 
+use super::matchup::Matchup;
 use super::record::GameRecord;
+use super::stats::{ml_ratings, Sprt, Verdict, Wdl};
 use super::types::Reason;
-use crate::tournament::stats::{ml_ratings, Pentanomial, Sprt, Verdict, Wdl};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-
-/// Numbers of a two-engine match, from the first engine's view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Matchup {
-    pub first: String,
-    pub second: String,
-    pub wdl: Wdl,
-    /// Pairs by the first engine's points (0, ½, 1, 1½, 2).
-    pub pairs: Pentanomial,
-    /// Average disc difference over games played to the end (`None` if none were).
-    pub avg_margin: Option<f64>,
-    pub played_out: usize,
-}
-
-impl Matchup {
-    /// The games of `first` against `second` among `records`.
-    ///
-    /// Games of separate runs merged by `report` can share an index (see
-    /// [`dedup`]); they are told apart by their order: the k-th game with an
-    /// index belongs to the k-th run, and a pair is the two games of one
-    /// pair number in one run.
-    pub fn from_records(first: &str, second: &str, records: &[GameRecord]) -> Matchup {
-        let mut wdl = Wdl::default();
-        let mut margin_sum = 0i64;
-        let mut played_out = 0;
-        let mut by_pair: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
-        let mut seen: HashMap<usize, usize> = HashMap::new();
-        for r in records {
-            let run = seen.entry(r.index).or_insert(0);
-            let key = (*run, r.pair);
-            *run += 1;
-            let ours =
-                (r.black == first && r.white == second) || (r.black == second && r.white == first);
-            if !ours {
-                continue;
-            }
-            let p = r.points_of(first).expect("first engine played");
-            match p {
-                x if x > 0.75 => wdl.wins += 1,
-                x if x < 0.25 => wdl.losses += 1,
-                _ => wdl.draws += 1,
-            }
-            if r.reason == Reason::Normal {
-                margin_sum += r.margin_of(first) as i64;
-                played_out += 1;
-            }
-            by_pair.entry(key).or_default().push(p);
-        }
-        let mut pairs = [0u32; 5];
-        for pts in by_pair.values().filter(|v| v.len() == 2) {
-            pairs[((pts[0] + pts[1]) * 2.0).round() as usize] += 1;
-        }
-        Matchup {
-            first: first.to_string(),
-            second: second.to_string(),
-            wdl,
-            pairs,
-            avg_margin: (played_out > 0).then(|| margin_sum as f64 / played_out as f64),
-            played_out,
-        }
-    }
-
-    /// The SPRT's LLR: from pairs when there are complete pairs, else from
-    /// games. When an outcome was never seen, every empty cell gets a
-    /// pseudo-count of 1/2 (the Krichevsky-Trofimov prior): a one-sided run
-    /// has zero sample variance, which `stats` reads as "no information", so
-    /// a lopsided match would never stop; fishtest regularises likewise, with
-    /// a smaller count that stops after a single pair.
-    pub fn llr(&self, sprt: &Sprt) -> f64 {
-        // Doubling every count and giving empty cells 1 is the same sample
-        // as counts + 1/2 in empty cells, with N doubled; the LLR scales with N.
-        fn scaled<const K: usize>(c: [u32; K]) -> [u32; K] {
-            c.map(|x| if x == 0 { 1 } else { x.saturating_mul(2) })
-        }
-        if self.pairs.iter().sum::<u32>() > 0 {
-            if self.pairs.contains(&0) {
-                sprt.llr_pairs(&scaled(self.pairs)) / 2.0
-            } else {
-                sprt.llr_pairs(&self.pairs)
-            }
-        } else {
-            let w = self.wdl;
-            let c = [w.wins, w.draws, w.losses];
-            if c.iter().sum::<u32>() == 0 {
-                0.0
-            } else if c.contains(&0) {
-                let [wins, draws, losses] = scaled(c);
-                sprt.llr_wdl(&Wdl {
-                    wins,
-                    draws,
-                    losses,
-                }) / 2.0
-            } else {
-                sprt.llr_wdl(&w)
-            }
-        }
-    }
-}
 
 /// Everything the report prints.
 #[derive(Clone, Debug)]
@@ -451,66 +354,6 @@ pub fn merge_files(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> Result<R
         );
     }
     Ok(Report::build(&records, sprt))
-}
-
-/// The words after `--sprt` as a test: none when there are none.
-pub fn optional_sprt(words: &[String]) -> Result<Option<Sprt>, String> {
-    if words.is_empty() {
-        Ok(None)
-    } else {
-        parse_sprt(words).map(Some)
-    }
-}
-
-/// One word after `--sprt`: `key=value` with a known key and a number (a
-/// quoted word may hold several, space-separated). `--sprt` takes every word
-/// up to the next option, so a file name after it lands here: the error says
-/// so. The command line checks each word with this as it reads it.
-pub fn sprt_word(word: &str) -> Result<String, String> {
-    for w in word.split_whitespace() {
-        sprt_pair(w)?;
-    }
-    Ok(word.to_string())
-}
-
-fn sprt_pair(w: &str) -> Result<(&str, f64), String> {
-    let (k, v) = w.split_once('=').ok_or_else(|| {
-        format!(
-            "'{w}' is not key=value: --sprt takes every word after it up to the next option, so '{w}' was taken as an SPRT word; give file names before --sprt (mollett report FILE... --sprt elo0=A elo1=B)"
-        )
-    })?;
-    if !["elo0", "elo1", "alpha", "beta"].contains(&k) {
-        return Err(format!(
-            "unknown key '{k}' in '{w}' (elo0, elo1, alpha, beta)"
-        ));
-    }
-    let x: f64 = v
-        .parse()
-        .ok()
-        .filter(|x: &f64| x.is_finite())
-        .ok_or_else(|| format!("bad number '{v}' in '{w}'"))?;
-    Ok((k, x))
-}
-
-/// Parses `elo0=A elo1=B [alpha=X] [beta=Y]` (the words after `--sprt`).
-pub fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
-    let mut t = Sprt::new(f64::NAN, f64::NAN);
-    for w in words.iter().flat_map(|w| w.split_whitespace()) {
-        let (k, x) = sprt_pair(w).map_err(|e| format!("--sprt: {e}"))?;
-        match k {
-            "elo0" => t.elo0 = x,
-            "elo1" => t.elo1 = x,
-            "alpha" => t.alpha = x,
-            _ => t.beta = x,
-        }
-    }
-    if t.elo0.is_nan() || t.elo1.is_nan() || t.elo1 <= t.elo0 {
-        return Err("--sprt needs elo0=A elo1=B with A < B".into());
-    }
-    if !(0.0 < t.alpha && t.alpha < 0.5 && 0.0 < t.beta && t.beta < 0.5) {
-        return Err("--sprt: alpha and beta must be between 0 and 0.5".into());
-    }
-    Ok(t)
 }
 
 #[cfg(test)]

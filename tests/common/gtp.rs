@@ -2,7 +2,7 @@
 //! referee are the library's (`mollett::tournament`), so the project has one.
 #![allow(dead_code)]
 
-use mollett::tournament::engine::{EngineProcess, EngineSpec};
+use mollett::tournament::client::{EngineProcess, EngineSpec};
 use mollett::tournament::record::{read_results, GameRecord};
 use mollett::tournament::referee::{self, RefereeLimits};
 use mollett::tournament::types::{Reason, TimeControl};
