@@ -17,7 +17,7 @@ use mollett::tournament::report::merge_files;
 use mollett::tournament::runner;
 use mollett::tournament::schedule::Format;
 use mollett::tournament::{openings, tune};
-use mollett::train::{evaltest, probcut, selfplay, swing, train_files, GameLimits};
+use mollett::train::{evaltest, grow, probcut, selfplay, swing, train_files, GameLimits};
 use mollett::{perft, Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -172,7 +172,7 @@ fn main() {
             args.config(variant).and_then(|cfg| match &args.corpus {
                 Some(path) => {
                     let stop = ctrl_c_flag();
-                    let s = selfplay::grow_corpus(&cfg, &args.eval, path, args.threads, &stop)?;
+                    let s = grow::grow_corpus(&cfg, &args.eval, path, args.threads, &stop)?;
                     eprintln!(
                         "selfplay: {} games added, {} were present, {} of this shard still to play",
                         s.added, s.present, s.missing

@@ -284,67 +284,6 @@ pub fn samples(corpus: &Corpus) -> Vec<Sample> {
 }
 
 /// For tests: a whole game (index 3), `pick` choosing each move from the legal ones.
-/// Which games of the corpus files `train` reads: for each variant, only
-/// the games with an index below the limit (`None`: all), so that a
-/// training run can be repeated exactly on a corpus that has grown since.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GameLimits {
-    pub modern: Option<u64>,
-    pub classic: Option<u64>,
-}
-
-impl GameLimits {
-    fn below(&self, variant: Variant) -> Option<u64> {
-        match variant {
-            Variant::Modern => self.modern,
-            Variant::Classic => self.classic,
-        }
-    }
-}
-
-/// How many game indices below `below` are absent from `games` (a corpus
-/// file's games: `corpus::read` keeps each index once), counted up to the
-/// returned bound: the smaller of `below` and one past the last game. A
-/// file that simply ends before `below` (a finished run's file) is not short
-/// of games; only gaps before its last game are.
-fn missing_below(games: &[CorpusGame], below: u64) -> (u64, u64) {
-    let end = games
-        .iter()
-        .map(|g| g.index + 1)
-        .max()
-        .unwrap_or(0)
-        .min(below);
-    let present = games.iter().filter(|g| g.index < end).count() as u64;
-    (end, end - present)
-}
-
-/// The training samples of a corpus file, within `limits` (a warning when
-/// games below a limit are missing: another copy would train differently).
-pub fn corpus_samples(
-    path: &Path,
-    limits: &GameLimits,
-    progress: bool,
-) -> Result<Vec<Sample>, String> {
-    let mut c = read(path)?;
-    for s in &c.skipped {
-        eprintln!("{}: {s} (skipped)", path.display());
-    }
-    if let Some(below) = limits.below(c.header.variant) {
-        let (end, missing) = missing_below(&c.games, below);
-        c.games.retain(|g| g.index < below);
-        if missing > 0 {
-            eprintln!(
-                "train: warning: {}: {missing} of the games below index {end} are missing",
-                path.display()
-            );
-        }
-    }
-    if progress {
-        eprintln!("train: {}: {} games", path.display(), c.games.len());
-    }
-    Ok(samples(&c))
-}
-
 #[cfg(test)]
 pub(super) fn game_by(variant: Variant, pick: fn(u64) -> u32) -> CorpusGame {
     let mut pos = Position::start(variant, Color::Black);
@@ -455,58 +394,5 @@ mod tests {
         assert_eq!(samples.len(), 2 * g.moves.len());
         assert!(samples.iter().all(|s| s.score.abs() <= 64.0));
         assert!(parse(b"f5d6 +0\n").is_err());
-    }
-
-    #[test]
-    fn game_limits_keep_the_games_below_the_index() {
-        let dir = std::env::temp_dir().join(format!("mollett-limits-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("m.games");
-        let header = Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
-        // The same game under three indices, out of order.
-        let line = |i: u64| {
-            let mut g = game_by(Variant::Modern, |moves| moves.trailing_zeros());
-            g.index = i;
-            g.to_line() + "\n"
-        };
-        let text = format!("{}\n{}{}{}", header.to_line(), line(2), line(0), line(1));
-        std::fs::write(&path, text).unwrap();
-        let all = corpus_samples(&path, &GameLimits::default(), false).unwrap();
-        let two = GameLimits {
-            modern: Some(2),
-            classic: Some(0),
-        };
-        let below_two = corpus_samples(&path, &two, false).unwrap();
-        assert_eq!(below_two.len() * 3, all.len() * 2);
-        // The classic limit does not apply to a modern file.
-        let classic_only = GameLimits {
-            modern: None,
-            classic: Some(0),
-        };
-        assert_eq!(
-            corpus_samples(&path, &classic_only, false).unwrap().len(),
-            all.len()
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn only_gaps_before_a_files_last_game_count_as_missing() {
-        let games = |indices: &[u64]| -> Vec<CorpusGame> {
-            indices
-                .iter()
-                .map(|&i| {
-                    let mut g = game_by(Variant::Modern, |moves| moves.trailing_zeros());
-                    g.index = i;
-                    g
-                })
-                .collect()
-        };
-        // A complete file of 3 games under a limit of 10 lacks nothing.
-        assert_eq!(missing_below(&games(&[0, 1, 2]), 10), (3, 0));
-        // Gaps before the last game count; games past the limit do not.
-        assert_eq!(missing_below(&games(&[0, 3, 5, 12]), 10), (10, 7));
-        assert_eq!(missing_below(&games(&[4, 0, 2]), 10), (5, 2));
-        assert_eq!(missing_below(&games(&[]), 10), (0, 0));
     }
 }

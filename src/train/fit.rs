@@ -8,8 +8,7 @@
 //! neighbours), starting from the weights of the stage after it (fitted
 //! first: the later stages have the most exact labels).
 
-use super::corpus::{corpus_samples, GameLimits};
-use super::inputs::read_samples;
+use super::inputs::{corpus_samples, read_samples, GameLimits};
 use super::sample::{game_outcomes, Sample};
 use super::wthor;
 use crate::engine::eval::pattern::{

@@ -2,10 +2,11 @@
 //! corpus games, WTHOR tournament games and FFO problems; and a seeded draw
 //! from them.
 
-use super::corpus::{corpus_samples, GameLimits};
+use super::corpus::{read, samples, CorpusGame};
 use super::sample::Sample;
 use super::wthor;
 use crate::rng::Rng;
+use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use std::path::Path;
 
@@ -90,9 +91,71 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     Ok(out)
 }
 
+/// Which games of the corpus files `train` reads: for each variant, only
+/// the games with an index below the limit (`None`: all), so that a
+/// training run can be repeated exactly on a corpus that has grown since.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameLimits {
+    pub modern: Option<u64>,
+    pub classic: Option<u64>,
+}
+
+impl GameLimits {
+    fn below(&self, variant: Variant) -> Option<u64> {
+        match variant {
+            Variant::Modern => self.modern,
+            Variant::Classic => self.classic,
+        }
+    }
+}
+
+/// How many game indices below `below` are absent from `games` (a corpus
+/// file's games: `corpus::read` keeps each index once), counted up to the
+/// returned bound: the smaller of `below` and one past the last game. A
+/// file that simply ends before `below` (a finished run's file) is not short
+/// of games; only gaps before its last game are.
+fn missing_below(games: &[CorpusGame], below: u64) -> (u64, u64) {
+    let end = games
+        .iter()
+        .map(|g| g.index + 1)
+        .max()
+        .unwrap_or(0)
+        .min(below);
+    let present = games.iter().filter(|g| g.index < end).count() as u64;
+    (end, end - present)
+}
+
+/// The training samples of a corpus file, within `limits` (a warning when
+/// games below a limit are missing: another copy would train differently).
+pub fn corpus_samples(
+    path: &Path,
+    limits: &GameLimits,
+    progress: bool,
+) -> Result<Vec<Sample>, String> {
+    let mut c = read(path)?;
+    for s in &c.skipped {
+        eprintln!("{}: {s} (skipped)", path.display());
+    }
+    if let Some(below) = limits.below(c.header.variant) {
+        let (end, missing) = missing_below(&c.games, below);
+        c.games.retain(|g| g.index < below);
+        if missing > 0 {
+            eprintln!(
+                "train: warning: {}: {missing} of the games below index {end} are missing",
+                path.display()
+            );
+        }
+    }
+    if progress {
+        eprintln!("train: {}: {} games", path.display(), c.games.len());
+    }
+    Ok(samples(&c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::corpus::{game_by, Header};
 
     #[test]
     fn obf_problems_read_as_exact_samples() {
@@ -108,5 +171,58 @@ mod tests {
         // #59: 34 empties, +64.
         assert_eq!(samples[19].pos.empty_count(), 34);
         assert_eq!(samples[19].score, 64.0);
+    }
+
+    #[test]
+    fn game_limits_keep_the_games_below_the_index() {
+        let dir = std::env::temp_dir().join(format!("mollett-limits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.games");
+        let header = Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
+        // The same game under three indices, out of order.
+        let line = |i: u64| {
+            let mut g = game_by(Variant::Modern, |moves| moves.trailing_zeros());
+            g.index = i;
+            g.to_line() + "\n"
+        };
+        let text = format!("{}\n{}{}{}", header.to_line(), line(2), line(0), line(1));
+        std::fs::write(&path, text).unwrap();
+        let all = corpus_samples(&path, &GameLimits::default(), false).unwrap();
+        let two = GameLimits {
+            modern: Some(2),
+            classic: Some(0),
+        };
+        let below_two = corpus_samples(&path, &two, false).unwrap();
+        assert_eq!(below_two.len() * 3, all.len() * 2);
+        // The classic limit does not apply to a modern file.
+        let classic_only = GameLimits {
+            modern: None,
+            classic: Some(0),
+        };
+        assert_eq!(
+            corpus_samples(&path, &classic_only, false).unwrap().len(),
+            all.len()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn only_gaps_before_a_files_last_game_count_as_missing() {
+        let games = |indices: &[u64]| -> Vec<CorpusGame> {
+            indices
+                .iter()
+                .map(|&i| {
+                    let mut g = game_by(Variant::Modern, |moves| moves.trailing_zeros());
+                    g.index = i;
+                    g
+                })
+                .collect()
+        };
+        // A complete file of 3 games under a limit of 10 lacks nothing.
+        assert_eq!(missing_below(&games(&[0, 1, 2]), 10), (3, 0));
+        // Gaps before the last game count; games past the limit do not.
+        assert_eq!(missing_below(&games(&[0, 3, 5, 12]), 10), (10, 7));
+        assert_eq!(missing_below(&games(&[4, 0, 2]), 10), (5, 2));
+        assert_eq!(missing_below(&games(&[]), 10), (0, 0));
     }
 }

@@ -6,6 +6,7 @@
 pub mod corpus;
 pub mod evaltest;
 pub mod fit;
+pub mod grow;
 pub mod inputs;
 pub mod probcut;
 pub mod sample;
@@ -13,8 +14,8 @@ pub mod selfplay;
 pub mod swing;
 pub mod wthor;
 
-pub use corpus::GameLimits;
 pub use evaltest::{eval_errors, evaltest, ErrorRow, EvalChoice, EvalTestReport};
 pub use fit::{train_files, TrainReport};
+pub use inputs::GameLimits;
 pub use inputs::{draw_samples, read_samples};
 pub use sample::{game_outcomes, Sample};
