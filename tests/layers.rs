@@ -149,29 +149,7 @@ fn parent_of(module: &str) -> Option<&str> {
 /// Modules allowed, for now, to import their parent, each with the reason:
 /// a module's name, or `folder::*` for all the folder's children. The list
 /// only shrinks.
-const PARENT_IMPORTS_ALLOWED: [(&str, &str); 7] = [
-    // The engine layer is being edited on another branch: these children
-    // use what their mod.rs defines, which wants a file of its own.
-    (
-        "engine::search::root",
-        "Progress, Stage, Working of search/mod.rs",
-    ),
-    (
-        "engine::search::worker",
-        "Progress, Stage, Working of search/mod.rs",
-    ),
-    (
-        "engine::eval::handcrafted",
-        "Evaluator, EVAL_LIMIT, SigmaModel of eval/mod.rs",
-    ),
-    (
-        "engine::eval::pattern",
-        "Evaluator, EVAL_LIMIT, UNITS_PER_DISC, SigmaModel of eval/mod.rs",
-    ),
-    (
-        "engine::eval::pattern::fast",
-        "PatternEval of pattern/mod.rs",
-    ),
+const PARENT_IMPORTS_ALLOWED: [(&str, &str); 2] = [
     // Not imports at all: the checker reads files, not inline modules, and
     // `super::` inside bitboard.rs's `mod avx2` and inside endgame.rs's
     // `kernel!` modules names the file itself.

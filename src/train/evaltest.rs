@@ -98,6 +98,9 @@ impl EvalChoice {
             fn evaluate(&self, _: &Position) -> i32 {
                 0
             }
+            fn probcut_sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
+                crate::engine::eval::handcrafted::PROBCUT_SIGMA.sigma(depth, shallow, empties)
+            }
         }
         match self {
             EvalChoice::Zero => Ok(Box::new(Zero)),

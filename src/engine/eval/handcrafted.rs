@@ -1,6 +1,6 @@
 //! The handcrafted evaluation: mobility, potential mobility, corners, X/C squares, stability, parity, supplies.
 
-use super::{Evaluator, EVAL_LIMIT};
+use super::evaluator::{Evaluator, SigmaModel, EVAL_LIMIT};
 use crate::rules::color::Variant;
 use crate::rules::geometry::{neighbours, stable_discs, CORNERS, CORNER_REGIONS};
 use crate::rules::position::Position;
@@ -69,6 +69,10 @@ fn count(b: u64) -> i32 {
 }
 
 impl Evaluator for Handcrafted {
+    fn probcut_sigma(&self, depth: u32, shallow: u32, empties: u32) -> f64 {
+        PROBCUT_SIGMA.sigma(depth, shallow, empties)
+    }
+
     fn evaluate(&self, pos: &Position) -> i32 {
         // Classic placements flip nothing and are symmetric; there is nothing to tell.
         if pos.in_classic_opening() {
@@ -121,7 +125,7 @@ impl Evaluator for Handcrafted {
 /// ProbCut's error model for this evaluation, fitted by
 /// `mollett probcut modern-s1.txt classic-s2.txt --eval handcrafted --positions 300 --max-depth 10`
 /// (docs/training.md).
-pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
+pub const PROBCUT_SIGMA: SigmaModel = SigmaModel {
     base: 3.4617,
     per_depth: 0.4415,
     per_shallow: -0.5250,

@@ -2,8 +2,8 @@
 
 use super::midgame::disc_window;
 use super::params::*;
+use super::progress::{Progress, Stage, Working};
 use super::worker::{Beat, Worker};
-use super::{Progress, Stage, Working};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;

@@ -1,7 +1,7 @@
 //! One search thread's state: node count, stop conditions, and the shared tables it reads.
 
 use super::params::{Params, POLL_INTERVAL};
-use super::{Progress, Stage, Working};
+use super::progress::{Progress, Stage, Working};
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;

@@ -5,7 +5,6 @@
 
 use super::features::global_features_with;
 use super::set::{pattern_set, stage_of, Lookup, GLOBALS};
-use super::PatternEval;
 use crate::rules::position::Position;
 use std::arch::x86_64::_pext_u64;
 
@@ -39,17 +38,31 @@ pub unsafe fn instance_indices(pos: &Position, out: &mut [u32]) {
     }
 }
 
+/// A weight set as [`raw`] reads it: the stage count, the configuration
+/// tables and the global weights (`PatternEval`'s fields, lent).
+#[derive(Clone, Copy)]
+pub struct Weights<'a> {
+    pub stages: usize,
+    pub tables: &'a [i16],
+    pub globals: &'a [i16],
+}
+
 /// Same as `PatternEval::raw_portable`.
 ///
 /// # Safety
 /// The CPU must support popcnt, lzcnt, BMI1, BMI2 and AVX2 (callers check
 /// `crate::rules::cpu::has_fast_bits`).
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-pub unsafe fn raw(eval: &PatternEval, pos: &Position) -> i32 {
+pub unsafe fn raw(weights: Weights<'_>, pos: &Position) -> i32 {
+    let Weights {
+        stages,
+        tables,
+        globals,
+    } = weights;
     let set = pattern_set();
     let discs = (pos.player | pos.opponent).count_ones();
-    let s = stage_of(discs, eval.stages);
-    let table = &eval.tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
+    let s = stage_of(discs, stages);
+    let table = &tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
     let mut sum = 0i32;
     for l in &set.lookups {
         let idx = l.table as usize + index(&set.digit_values, l, pos.player, pos.opponent);
@@ -59,7 +72,7 @@ pub unsafe fn raw(eval: &PatternEval, pos: &Position) -> i32 {
         sum += unsafe { *table.get_unchecked(idx) } as i32;
     }
     let g = global_features_with::<true>(pos);
-    let gw = &eval.globals[s * GLOBALS..(s + 1) * GLOBALS];
+    let gw = &globals[s * GLOBALS..(s + 1) * GLOBALS];
     for k in 0..GLOBALS {
         sum += g[k] * gw[k] as i32;
     }

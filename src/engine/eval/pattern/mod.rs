@@ -37,7 +37,7 @@ pub use weights::{
     PatternWeights, WeightError, EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS, MAGIC, VERSION,
 };
 
-use super::{Evaluator, EVAL_LIMIT, UNITS_PER_DISC};
+use super::evaluator::{Evaluator, SigmaModel, EVAL_LIMIT, UNITS_PER_DISC};
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use features::{instance_indices_portable, ternary_board};
@@ -66,6 +66,17 @@ pub struct PatternEval {
     globals: Vec<i16>,
     /// The CPU runs the `fast` module (checked once, at construction).
     fast_cpu: bool,
+}
+
+impl PatternEval {
+    /// The weights as the `fast` kernel reads them.
+    fn fast_weights(&self) -> fast::Weights<'_> {
+        fast::Weights {
+            stages: self.stages,
+            tables: &self.tables,
+            globals: &self.globals,
+        }
+    }
 }
 
 impl fmt::Debug for PatternEval {
@@ -125,7 +136,7 @@ impl PatternEval {
         #[cfg(target_arch = "x86_64")]
         if self.fast_cpu {
             // SAFETY: `fast_cpu` is true only when the CPU has the features `fast::raw` needs.
-            return unsafe { fast::raw(self, pos) };
+            return unsafe { fast::raw(self.fast_weights(), pos) };
         }
         self.raw_portable(pos)
     }
@@ -226,7 +237,7 @@ impl Evaluator for EmbeddedEval {
 /// match with this model. Weight files from other runs use it too. The second
 /// set's model was base 3.0010, per_depth 0.3441, per_shallow -0.6678,
 /// per_empty -0.0122 (3.34 discs at depth 10, 35 empties).
-pub const PROBCUT_SIGMA: super::SigmaModel = super::SigmaModel {
+pub const PROBCUT_SIGMA: SigmaModel = SigmaModel {
     base: 2.2851,
     per_depth: 0.1579,
     per_shallow: -0.3803,
@@ -359,7 +370,12 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 if fast_cpu {
                     // SAFETY: the CPU has the features (checked above).
-                    assert_eq!(unsafe { fast::raw(eval, pos) }, expect, "{}", pos.to_obf());
+                    assert_eq!(
+                        unsafe { fast::raw(eval.fast_weights(), pos) },
+                        expect,
+                        "{}",
+                        pos.to_obf()
+                    );
                 }
             }
         }
