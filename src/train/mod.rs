@@ -12,6 +12,7 @@
 //! (discs only, empties to nobody); `source` is `e` for an exact solve or
 //! `dN` for an N-ply search.
 
+pub mod book;
 pub mod corpus;
 pub mod fit;
 pub mod probcut;
