@@ -79,7 +79,7 @@ fn edax_round_trip_keeps_every_position_link_and_value() {
 #[test]
 fn damaged_files_get_an_error_naming_them() {
     let path = temp("damaged", "bad.book");
-    std::fs::write(&path, &EDAX_BOOK[..100]).unwrap();
+    std::fs::write(&path, [b'x'; 100]).unwrap();
     let err = book::load(&path).unwrap_err();
     assert!(
         err.contains("bad.book") && err.contains("not a Mollett book"),
@@ -90,4 +90,76 @@ fn damaged_files_get_an_error_naming_them() {
     let err = book::load(&path).unwrap_err();
     assert!(err.contains("truncated"), "{err}");
     assert!(edax::parse(&EDAX_BOOK[..1000]).is_err());
+}
+
+#[test]
+fn book_subcommands_build_show_check_merge_and_convert() {
+    let built = temp("cli", "w.book");
+    let b = built.to_str().unwrap();
+    let out = stdout(&mollett(&[
+        "book",
+        "build",
+        "--wthor",
+        "corpus/wthor",
+        "--plies",
+        "4",
+        "--depth",
+        "4",
+        "--out",
+        b,
+    ]));
+    assert!(
+        out.contains("positions") && out.contains("(1977-2017)"),
+        "{out}"
+    );
+    // The start: the four symmetric first moves, with the games through them.
+    let show = stdout(&mollett(&["book", "show", b]));
+    let moves: Vec<&str> = show.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(moves, ["d3", "c4", "f5", "e6"], "{show}");
+    let after = stdout(&mollett(&["book", "show", b, "--moves", "f5"]));
+    assert!(
+        after
+            .lines()
+            .any(|l| l.starts_with("d6 ") && l.contains("depth 4")),
+        "{after}"
+    );
+    assert_eq!(
+        stdout(&mollett(&["book", "show", b, "--moves", "f5d6c3d3c4"])).trim(),
+        "no book moves"
+    );
+    let check = stdout(&mollett(&["book", "check", b]));
+    assert!(check.contains("modern book"), "{check}");
+    // Merging a book with itself keeps its positions and doubles its games.
+    let merged = temp("cli", "m.book");
+    stdout(&mollett(&[
+        "book",
+        "merge",
+        b,
+        b,
+        "--out",
+        merged.to_str().unwrap(),
+    ]));
+    let (one, two) = (book::load(&built).unwrap(), book::load(&merged).unwrap());
+    assert_eq!(one.len(), two.len());
+    assert_eq!(two.position(0).games, 2 * one.position(0).games);
+    // Edax in and out.
+    let dat = temp("cli", "w.dat");
+    let back = temp("cli", "back.book");
+    stdout(&mollett(&["book", "export-edax", b, dat.to_str().unwrap()]));
+    stdout(&mollett(&[
+        "book",
+        "import-edax",
+        dat.to_str().unwrap(),
+        back.to_str().unwrap(),
+    ]));
+    assert_eq!(book::load(&back).unwrap().len(), one.len());
+    // Errors: one line, non-zero exit, the file named.
+    let o = mollett(&["book", "check", "tests/data/edax/test-book.dat"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("test-book.dat") && err.contains("import-edax"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }

@@ -116,7 +116,7 @@ pub fn build_from_wthor(cfg: &BuildConfig) -> Result<(Book, BuildReport), String
                     value: (value * 100.0).round().clamp(-6400.0, 6400.0) as i16,
                     depth,
                     games,
-                    leaf: true,
+                    leaf: false,
                 }
             })
             .collect();

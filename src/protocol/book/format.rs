@@ -16,8 +16,8 @@ pub const MOVE_LEN: usize = 8;
 pub const EXACT: u8 = 255;
 /// The square byte of a pass.
 pub const PASS: u8 = 64;
-/// Set in a move's square byte when the move is not linked (Edax's "leaf":
-/// its value comes from a search, not from a book position below it).
+/// Set in a move's square byte when the move was Edax's leaf (its best move
+/// outside the book), so that a round trip keeps links and leaf apart.
 pub const LEAF_FLAG: u8 = 0x80;
 
 /// The inverse of each of [`symmetry`]'s eight transformations.
@@ -139,6 +139,11 @@ impl Book {
     /// Checks `bytes` as a whole book: header, sizes, sorted keys, move
     /// ranges. Errors say what is wrong (the caller names the file).
     pub fn from_bytes(bytes: Vec<u8>) -> Result<Book, String> {
+        if bytes.starts_with(b"XADEKOOB") {
+            return Err(
+                "an Edax book, not a Mollett one: convert it with mollett book import-edax".into(),
+            );
+        }
         if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
             return Err("not a Mollett book (no MOLLBOOK header)".into());
         }

@@ -6,6 +6,7 @@ pub mod edax;
 pub mod format;
 
 use crate::rng::Rng;
+use crate::rules::bitboard::symmetry;
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};
@@ -82,6 +83,12 @@ fn to_move(square: u8) -> Move {
     }
 }
 
+/// Moves in board order (`a1` first, a pass last): equal values list in it.
+fn square_order(a: Move, b: Move) -> std::cmp::Ordering {
+    let index = |m: Move| m.square().map_or(64, |sq| sq.index());
+    index(a).cmp(&index(b))
+}
+
 impl Book {
     /// The legal book moves of `pos`, best first; empty when the book does
     /// not hold it or is of the other variant. One binary search.
@@ -89,23 +96,38 @@ impl Book {
         if pos.variant != self.variant() {
             return Vec::new();
         }
-        let (key, s) = key_of(pos);
+        let (key, _) = key_of(pos);
         let Some(found) = self.find(&key) else {
             return Vec::new();
         };
-        let mut hits: Vec<Hit> = own_frame(key, s, found)
-            .moves
-            .iter()
-            .map(|m| Hit {
-                mv: to_move(m.square),
-                value: m.value as f64 / 100.0,
-                depth: m.depth,
-                games: m.games,
-            })
-            .filter(|h| pos.play(h.mv).is_some())
-            .collect();
+        // A symmetric position (the start) takes the moves of every
+        // symmetry that maps it to its canonical image.
+        let mut hits = Vec::new();
+        for s in (0..8).filter(|&s| {
+            (symmetry(pos.player, s), symmetry(pos.opponent, s)) == (key.player, key.opponent)
+        }) {
+            hits.extend(
+                own_frame(key, s, found.clone())
+                    .moves
+                    .iter()
+                    .map(|m| Hit {
+                        mv: to_move(m.square),
+                        value: m.value as f64 / 100.0,
+                        depth: m.depth,
+                        games: m.games,
+                    })
+                    .filter(|h| pos.play(h.mv).is_some()),
+            );
+        }
+        hits.sort_by(|a, b| b.value.total_cmp(&a.value).then(square_order(a.mv, b.mv)));
         hits.sort_by(|a, b| b.value.total_cmp(&a.value));
-        hits.dedup_by(|a, b| a.mv == b.mv);
+        // One line a move: its best value.
+        let mut seen = Vec::new();
+        hits.retain(|h| {
+            let new = !seen.contains(&h.mv);
+            seen.push(h.mv);
+            new
+        });
         hits
     }
 }
