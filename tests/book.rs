@@ -163,3 +163,78 @@ fn book_subcommands_build_show_check_merge_and_convert() {
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
+
+/// Edax's test book as a Mollett book file of this test.
+fn edax_book_file(test: &str) -> String {
+    let path = temp(test, "edax.book");
+    let ours = edax::parse(EDAX_BOOK).unwrap().to_book();
+    std::fs::write(&path, ours.bytes()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn gtp_plays_and_hints_from_the_book_until_it_is_off() {
+    let path = edax_book_file("gtp");
+    // After f5 d6 c3 d3 c4 the test book holds f4 (one of its lines).
+    let script = format!(
+        "set_option book_file {path}\nplay b f5\nplay w d6\nplay b c3\nplay w d3\nplay b c4\n\
+         hint 2\nreg_genmove w\nset_option book off\nset_option depth 2\nhint 1\nset_option book on\n\
+         set_option book_file none\nhint 1\n"
+    );
+    let a = common::ask(&script);
+    assert_eq!(a[0], "=");
+    let book_lines: Vec<&str> = a[6].trim_start_matches("= ").lines().collect();
+    assert!(book_lines.iter().all(|l| l.ends_with(" book")), "{}", a[6]);
+    assert!(book_lines[0].starts_with("f4 "), "{}", a[6]);
+    assert_eq!(a[7], "= f4");
+    // Off: a search's hint, without the book marker; none: the same.
+    assert!(!a[10].contains("book"), "{}", a[10]);
+    assert!(!a[13].contains("book"), "{}", a[13]);
+    // A file that does not read is refused when set, naming it.
+    let a =
+        common::ask("set_option book_file tests/data/edax/test-book.dat\nget_option book_file\n");
+    assert!(
+        a[0].starts_with("? invalid value: book_file: tests/data/edax/test-book.dat"),
+        "{}",
+        a[0]
+    );
+    assert_eq!(a[1], "= none");
+}
+
+#[test]
+fn genmove_answers_the_book_move_at_once() {
+    let path = edax_book_file("genmove");
+    // No time at all for a search: a book move still comes, and is played.
+    let script = format!(
+        "set_option book_file {path}\nset_option movetime 1\nset_option nodes 1\ngenmove b\nhistory\n"
+    );
+    let t = std::time::Instant::now();
+    let a = common::ask(&script);
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    // The test book's start: d3, c4, f5, e6 all at 0; the first in board order.
+    assert_eq!(a[3], "= d3");
+    assert_eq!(a[4], "= d3");
+}
+
+#[test]
+fn nboard_hint_sends_book_lines_and_go_the_book_move() {
+    let path = edax_book_file("nboard");
+    let script = format!(
+        "nboard 2\nset book_file {path}\nset depth 2\n\
+         set game (;GM[Othello]PC[NBoard]DT[2014-02-21]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\n\
+         hint 3\ngo\nset book off\ngo\n"
+    );
+    let out = common::run(&script);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[1].starts_with("book ") && lines[1].ends_with(" 0 4"),
+        "{out}"
+    );
+    let go = lines.iter().position(|l| l.starts_with("=== ")).unwrap();
+    assert!(
+        lines[go].ends_with("/0.0") && !lines[..go].contains(&"status thinking"),
+        "{out}"
+    );
+    // With the book off, the search thinks and says so.
+    assert!(lines[go + 1..].contains(&"status thinking"), "{out}");
+}

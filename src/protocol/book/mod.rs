@@ -11,7 +11,8 @@ use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};
 use format::{canonical, map_square, INVERSE, PASS};
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use format::{Book, BookMove, BookPosition, Key, EXACT};
@@ -132,10 +133,14 @@ impl Book {
     }
 }
 
-/// The move to play from `hits` (best first): the best, or with
-/// `randomness` discs any within that much of the best, drawn by `rng`.
+/// The move to play from `hits` (best first): the first (so equal values
+/// go by board order), or with `randomness` discs any within that much of
+/// the best, drawn by `rng`.
 pub fn choose(hits: &[Hit], randomness: f64, rng: &mut Rng) -> Option<Hit> {
     let best = hits.first()?;
+    if randomness <= 0.0 {
+        return Some(*best);
+    }
     let near = hits
         .iter()
         .take_while(|h| h.value >= best.value - randomness)
@@ -146,8 +151,41 @@ pub fn choose(hits: &[Hit], randomness: f64, rng: &mut Rng) -> Option<Hit> {
     Some(hits[rng.below(near as u64) as usize])
 }
 
-/// A loaded book shared by the option that named it and the session.
-pub type Shared = Arc<Book>;
+/// The `book_file` option: a path and the book read from it when it was
+/// set (`none`: no file). Equal when the paths are.
+#[derive(Clone, Debug, Default)]
+pub struct BookFile {
+    path: Option<PathBuf>,
+    book: Option<Arc<Book>>,
+}
+
+impl BookFile {
+    pub fn new(path: PathBuf, book: Book) -> BookFile {
+        BookFile {
+            path: Some(path),
+            book: Some(Arc::new(book)),
+        }
+    }
+
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+}
+
+impl PartialEq for BookFile {
+    fn eq(&self, other: &BookFile) -> bool {
+        self.path == other.path
+    }
+}
+
+impl fmt::Display for BookFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(p) => write!(f, "{}", p.display()),
+            None => f.write_str("none"),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
