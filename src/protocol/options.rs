@@ -51,6 +51,10 @@ impl OptionSpec {
         }
     }
 
+    fn invalid(&self) -> String {
+        format!("invalid value: {} takes {}", self.name, self.range())
+    }
+
     fn out_of_range(&self) -> String {
         format!("value out of range: {} takes {}", self.name, self.range())
     }
@@ -117,11 +121,7 @@ impl OptionValue for Scoring {
         match SCORING.iter().position(|n| n.eq_ignore_ascii_case(text)) {
             Some(0) => Ok(Scoring::Discs),
             Some(_) => Ok(Scoring::EmptiesToWinner),
-            None => Err(format!(
-                "invalid value: {} takes {}",
-                spec.name,
-                spec.range()
-            )),
+            None => Err(spec.invalid()),
         }
     }
 
@@ -138,11 +138,7 @@ impl OptionValue for EvalKind {
     /// The built-in evaluations' names, or a weight file that loads.
     fn parse(spec: &OptionSpec, text: &str) -> Result<EvalKind, String> {
         if text.is_empty() || text.contains(char::is_whitespace) {
-            return Err(format!(
-                "invalid value: {} takes {}",
-                spec.name,
-                spec.range()
-            ));
+            return Err(spec.invalid());
         }
         EvalKind::from_name(text).map_err(|e| format!("invalid value: {}: {e}", spec.name))
     }
@@ -159,11 +155,7 @@ impl OptionValue for bool {
     fn parse(spec: &OptionSpec, text: &str) -> Result<bool, String> {
         match ON_OFF.iter().position(|n| n.eq_ignore_ascii_case(text)) {
             Some(i) => Ok(i == 0),
-            None => Err(format!(
-                "invalid value: {} takes {}",
-                spec.name,
-                spec.range()
-            )),
+            None => Err(spec.invalid()),
         }
     }
 
@@ -176,11 +168,7 @@ impl OptionValue for BookFile {
     /// `none`, or a book file that loads (read once, here).
     fn parse(spec: &OptionSpec, text: &str) -> Result<BookFile, String> {
         if text.is_empty() || text.contains(char::is_whitespace) {
-            return Err(format!(
-                "invalid value: {} takes {}",
-                spec.name,
-                spec.range()
-            ));
+            return Err(spec.invalid());
         }
         if text.eq_ignore_ascii_case("none") {
             return Ok(BookFile::default());
