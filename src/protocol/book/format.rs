@@ -330,8 +330,8 @@ mod tests {
     #[test]
     fn inverses_undo_each_symmetry() {
         let b = 0x0102_0408_1020_4081u64 ^ 0x0000_0000_0000_00F3;
-        for s in 0..8 {
-            assert_eq!(symmetry(symmetry(b, s), INVERSE[s]), b, "symmetry {s}");
+        for (s, &inverse) in INVERSE.iter().enumerate() {
+            assert_eq!(symmetry(symmetry(b, s), inverse), b, "symmetry {s}");
         }
     }
 
