@@ -238,3 +238,32 @@ fn nboard_hint_sends_book_lines_and_go_the_book_move() {
     // With the book off, the search thinks and says so.
     assert!(lines[go + 1..].contains(&"status thinking"), "{out}");
 }
+
+#[test]
+fn damaged_bytes_never_panic() {
+    let ours = edax::parse(EDAX_BOOK).unwrap().to_book();
+    let start = Position::start(Variant::Modern, Color::Black);
+    let mut rng = mollett::rng::Rng::new(7);
+    for round in 0..2000 {
+        let (mut a, mut b) = (EDAX_BOOK.to_vec(), ours.bytes().to_vec());
+        for bytes in [&mut a, &mut b] {
+            for _ in 0..1 + round % 4 {
+                let i = rng.below(bytes.len() as u64) as usize;
+                bytes[i] = rng.next_u64() as u8;
+            }
+            let cut = rng.below(bytes.len() as u64 + 1) as usize;
+            if round % 3 == 0 {
+                bytes.truncate(cut);
+            }
+        }
+        if let Ok(e) = edax::parse(&a) {
+            let book = e.to_book();
+            let _ = book.lookup(&start);
+            let _ = EdaxBook::from_book(&book);
+        }
+        if let Ok(book) = Book::from_bytes(b) {
+            let _ = book.lookup(&start);
+            let _ = EdaxBook::from_book(&book);
+        }
+    }
+}
