@@ -120,6 +120,51 @@ pub enum CliCommand {
     Evaltest(EvaltestArgs),
     /// How much search scores move between consecutive depths (odd/even swing) for each evaluation.
     Swing(SwingArgs),
+    /// Opening books: build, show, check, merge; Edax's book.dat in and out (see docs/book.md).
+    #[command(subcommand)]
+    Book(BookCommand),
+}
+
+/// `mollett book ...`: every output is replaced whole.
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Read an Edax book.dat and write it as a Mollett book.
+    ImportEdax { input: PathBuf, output: PathBuf },
+    /// Write a modern Mollett book as an Edax book.dat.
+    ExportEdax { input: PathBuf, output: PathBuf },
+    /// A position's book moves with value, depth and games, best first.
+    Show {
+        file: PathBuf,
+        /// The moves from the start to the position (f5d6c3...; default: the start).
+        #[arg(long, default_value = "")]
+        moves: String,
+    },
+    /// Read and check a whole book; print its variant and counts.
+    Check { file: PathBuf },
+    /// The union of two books of one variant.
+    Merge {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// A modern book of the WTHOR games (held-out 2018 skipped), each played move scored by search.
+    Build {
+        /// WTHOR files or folders of .wtb files (e.g. corpus/wthor).
+        #[arg(long, required = true)]
+        wthor: Vec<PathBuf>,
+        /// Positions of each game's first N plies (1 to 60).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=60))]
+        plies: u64,
+        /// Depth of the search scoring each played move (1 to 60).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Search threads (1 to 256).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// How games are played: shared by `match`, `tournament` and `tune`.
@@ -433,6 +478,7 @@ impl CliCommand {
                 | CliCommand::Evaltest(_)
                 | CliCommand::Swing(_)
                 | CliCommand::Selfplay(_)
+                | CliCommand::Book(_)
         )
     }
 }

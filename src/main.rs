@@ -7,7 +7,7 @@
 mod cli;
 
 use clap::Parser;
-use cli::{optional_sprt, Cli, CliCommand};
+use cli::{optional_sprt, BookCommand, Cli, CliCommand};
 use mollett::engine::search::Progress;
 use mollett::engine::suite::{solve_all, SolveRow};
 use mollett::rules::movelist::moves_text;
@@ -228,6 +228,7 @@ fn main() {
             evaltest(&args.files, &evals, range, args.exact_only, args.bucket)
                 .map(|report| print!("{report}"))
         }
+        Some(CliCommand::Book(command)) => book(command),
         Some(CliCommand::Swing(args)) => {
             swing::run(&args.config(), &args.eval).map(|report| print!("{report}"))
         }
@@ -324,4 +325,49 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
         eprintln!("stopping: again to quit at once");
     });
     abort
+}
+
+/// `mollett book ...`: the work is `mollett::train::book`'s; outputs are
+/// replaced whole, inputs read whole and checked.
+fn book(command: BookCommand) -> Result<(), String> {
+    use mollett::train::book::{self as b, BuildConfig};
+    match command {
+        BookCommand::ImportEdax { input, output } => {
+            let book = b::import_edax(&input)?;
+            b::write(&output, &book)?;
+            println!("{} positions, {} moves", book.len(), book.move_count());
+        }
+        BookCommand::ExportEdax { input, output } => {
+            let book = b::read(&input)?;
+            let bytes = b::export_edax(&book).map_err(|e| format!("{}: {e}", input.display()))?;
+            mollett::files::replace(&output, &bytes)?;
+            println!("{} positions", book.len());
+        }
+        BookCommand::Show { file, moves } => println!("{}", b::show(&b::read(&file)?, &moves)?),
+        BookCommand::Check { file } => println!("{}", b::check(&file)?),
+        BookCommand::Merge { a, b: other, out } => {
+            let merged = b::merge(&b::read(&a)?, &b::read(&other)?)?;
+            b::write(&out, &merged)?;
+            println!("{} positions, {} moves", merged.len(), merged.move_count());
+        }
+        BookCommand::Build {
+            wthor,
+            plies,
+            depth,
+            threads,
+            out,
+        } => {
+            mollett::files::check_output(&out)?;
+            let cfg = BuildConfig {
+                wthor,
+                plies: plies as usize,
+                depth,
+                threads: threads as usize,
+            };
+            let (book, report) = b::build_from_wthor(&cfg)?;
+            b::write(&out, &book)?;
+            println!("{report}");
+        }
+    }
+    Ok(())
 }

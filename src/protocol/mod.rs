@@ -3,6 +3,7 @@
 //! ([`driver`]). `options` is the one option table; `job` the work that runs
 //! off the protocol thread.
 
+pub mod book;
 pub mod driver;
 pub mod gtp;
 pub mod job;

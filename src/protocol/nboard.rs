@@ -264,6 +264,14 @@ impl<W: Write> Nboard<W> {
             self.say(&format!("=== {}", move_text(mv)))?;
             return Ok(Step::Continue);
         }
+        if let Some(hit) = self.session.book_move(&pos) {
+            self.say(&format!(
+                "=== {}/{}/0.0",
+                move_text(hit.mv),
+                eval_text(hit.value)
+            ))?;
+            return Ok(Step::Continue);
+        }
         let mut limits = self.depth_limits();
         if let Some(main) = self.record.main_time() {
             let clock = Clock {
@@ -285,6 +293,25 @@ impl<W: Write> Nboard<W> {
         let pos = self.position();
         if pos.is_game_over() {
             self.say("status game over")?;
+            return Ok(Step::Continue);
+        }
+        let hits = self.session.book_hits(&pos);
+        if !hits.is_empty() {
+            // NBoard's book line: `book <pv> <eval> <games> <depth>`.
+            for h in hits.iter().take(n) {
+                let depth = if h.exact() {
+                    "100%".to_string()
+                } else {
+                    h.depth.to_string()
+                };
+                let line = format!(
+                    "book {} {} {} {depth}",
+                    move_text(h.mv),
+                    eval_text(h.value),
+                    h.games
+                );
+                self.say(&line)?;
+            }
             return Ok(Step::Continue);
         }
         let pass_first = pos.must_pass();

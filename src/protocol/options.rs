@@ -3,6 +3,7 @@
 //! Each row is a typed field of [`Options`]; a default is written once,
 //! taken from the search's own constants where it has one.
 
+use super::book::{self, BookFile};
 use crate::engine::eval::{EvalKind, UNITS_PER_DISC};
 use crate::engine::search::params::Params;
 use crate::engine::search::{Scoring, Settings};
@@ -21,8 +22,8 @@ pub enum Kind {
         max: f64,
     },
     Choice(&'static [&'static str]),
-    /// Free text (no spaces), checked when parsed.
-    Text,
+    /// Free text (no spaces), checked when parsed; what it takes, as `options` shows it.
+    Text(&'static str),
 }
 
 /// One row of the option table.
@@ -46,8 +47,12 @@ impl OptionSpec {
             Kind::Int { min, max } => format!("{min}..{max}"),
             Kind::Float { min, max } => format!("{min}..{max}"),
             Kind::Choice(names) => names.join("|"),
-            Kind::Text => "handcrafted|learned|PATH".to_string(),
+            Kind::Text(what) => what.to_string(),
         }
+    }
+
+    fn invalid(&self) -> String {
+        format!("invalid value: {} takes {}", self.name, self.range())
     }
 
     fn out_of_range(&self) -> String {
@@ -116,11 +121,7 @@ impl OptionValue for Scoring {
         match SCORING.iter().position(|n| n.eq_ignore_ascii_case(text)) {
             Some(0) => Ok(Scoring::Discs),
             Some(_) => Ok(Scoring::EmptiesToWinner),
-            None => Err(format!(
-                "invalid value: {} takes {}",
-                spec.name,
-                spec.range()
-            )),
+            None => Err(spec.invalid()),
         }
     }
 
@@ -137,13 +138,44 @@ impl OptionValue for EvalKind {
     /// The built-in evaluations' names, or a weight file that loads.
     fn parse(spec: &OptionSpec, text: &str) -> Result<EvalKind, String> {
         if text.is_empty() || text.contains(char::is_whitespace) {
-            return Err(format!(
-                "invalid value: {} takes {}",
-                spec.name,
-                spec.range()
-            ));
+            return Err(spec.invalid());
         }
         EvalKind::from_name(text).map_err(|e| format!("invalid value: {}: {e}", spec.name))
+    }
+
+    fn show(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// `on` and `off`, in the row's order.
+const ON_OFF: [&str; 2] = ["on", "off"];
+
+impl OptionValue for bool {
+    fn parse(spec: &OptionSpec, text: &str) -> Result<bool, String> {
+        match ON_OFF.iter().position(|n| n.eq_ignore_ascii_case(text)) {
+            Some(i) => Ok(i == 0),
+            None => Err(spec.invalid()),
+        }
+    }
+
+    fn show(&self) -> String {
+        ON_OFF[usize::from(!*self)].to_string()
+    }
+}
+
+impl OptionValue for BookFile {
+    /// `none`, or a book file that loads (read once, here).
+    fn parse(spec: &OptionSpec, text: &str) -> Result<BookFile, String> {
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err(spec.invalid());
+        }
+        if text.eq_ignore_ascii_case("none") {
+            return Ok(BookFile::default());
+        }
+        let path = std::path::PathBuf::from(text);
+        let loaded = book::load(&path).map_err(|e| format!("invalid value: {}: {e}", spec.name))?;
+        Ok(BookFile::new(path, loaded))
     }
 
     fn show(&self) -> String {
@@ -221,8 +253,15 @@ option_table! {
     margin: u64 = 50,
         Kind::Int { min: 0, max: 60_000 }, "ms kept back from the clock for latency";
     eval: EvalKind = Settings::default().eval,
-        Kind::Text,
+        Kind::Text("handcrafted|learned|PATH"),
         "static evaluation: handcrafted, learned (the weights built in), or the path of a weight file from mollett train";
+    book: bool = true,
+        Kind::Choice(&ON_OFF), "play book moves and show them in hint when the book holds the position";
+    book_file: BookFile = BookFile::default(),
+        Kind::Text("none|PATH"), "opening book file from mollett book (none: the shipped book, when there is one)";
+    book_randomness: f64 = 0.0,
+        Kind::Float { min: 0.0, max: 64.0 },
+        "play any book move within this many discs of the best book move (0: the best)";
     level: u64 = 0,
         Kind::Int { min: 0, max: 60 },
         "shorthand: level N sets depth N, endgame min(2N, 60) and movetime 0 (0: leaves them alone)";

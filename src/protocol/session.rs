@@ -2,9 +2,11 @@
 //! the searcher, the options and the clocks, the limits of a move, and the
 //! guard that keeps an illegal move out of the game.
 
+use super::book::{self, Hit};
 use super::options::Options;
 use crate::engine::search::{Engine, Limits};
 use crate::engine::timeman::{self, Clock, Clocks};
+use crate::rng::Rng;
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::position::Position;
@@ -29,6 +31,8 @@ pub struct Session {
     engine: Option<Engine>,
     options: Options,
     clocks: Clocks,
+    /// Draws among near-best book moves (`book_randomness`), seeded by `seed`.
+    book_rng: Rng,
 }
 
 impl Session {
@@ -48,6 +52,7 @@ impl Session {
         Session {
             game,
             engine: Some(engine),
+            book_rng: Rng::new(options.seed),
             options,
             clocks: Clocks::default(),
         }
@@ -111,6 +116,9 @@ impl Session {
         let old = self.options.clone();
         let before = self.options.settings();
         self.options.set(name, value)?;
+        if self.options.seed != old.seed {
+            self.book_rng = Rng::new(self.options.seed);
+        }
         let after = self.options.settings();
         if before != after {
             if let Err(e) = self.engine().try_configure(after) {
@@ -119,6 +127,23 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    /// The book's moves for `pos`, best first: empty when the `book` option
+    /// is off, no book is loaded (`book_file`; no book ships yet) or the
+    /// book does not hold the position. One binary search, no search.
+    pub fn book_hits(&self, pos: &Position) -> Vec<Hit> {
+        match self.options.book_file.book() {
+            Some(b) if self.options.book => b.lookup(pos),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The book move to play in `pos` (the best, or one within
+    /// `book_randomness` discs of it), if the book has one.
+    pub fn book_move(&mut self, pos: &Position) -> Option<Hit> {
+        let hits = self.book_hits(pos);
+        book::choose(&hits, self.options.book_randomness, &mut self.book_rng)
     }
 
     pub fn clocks_mut(&mut self) -> &mut Clocks {

@@ -3,6 +3,7 @@
 //! evaluation against labelled positions. See `docs/training.md`. Each file
 //! is one step; this one only names them and the library's entry points.
 
+pub mod book;
 pub mod corpus;
 pub mod evaltest;
 pub mod fit;

@@ -275,6 +275,15 @@ impl<W: Write> Gtp<W> {
             };
             return Action::Answer(answer);
         }
+        if let Some(hit) = self.session.book_move(&pos) {
+            // From the book: no search, no time spent.
+            let answer = if play {
+                self.commit(pass_first, hit.mv)
+            } else {
+                Ok(hit.mv.to_string())
+            };
+            return Action::Answer(answer);
+        }
         let limits = self.session.move_limits(&pos);
         let kind = if play {
             PendingKind::Genmove { pass_first, pos }
@@ -315,6 +324,15 @@ impl<W: Write> Gtp<W> {
             return Action::Answer(err("game over"));
         }
         let n = n as usize;
+        let hits = self.session.book_hits(&pos);
+        if !hits.is_empty() {
+            let lines: Vec<String> = hits
+                .iter()
+                .take(n)
+                .map(|h| format!("{} {} book", h.mv, score_text(h.value, h.exact())))
+                .collect();
+            return Action::Answer(Ok(lines.join("\n")));
+        }
         let limits = Limits {
             multi_pv: n,
             ..self.session.option_limits()

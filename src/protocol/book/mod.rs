@@ -1,0 +1,247 @@
+//! The opening book: its file format (`format.rs`, `docs/book.md`), Edax's
+//! (`edax.rs`), and the lookup the session makes before a search. Building
+//! and learning books lives with the training code (`train/book.rs`).
+
+pub mod edax;
+pub mod format;
+
+use crate::rng::Rng;
+use crate::rules::bitboard::symmetry;
+use crate::rules::color::Variant;
+use crate::rules::position::Position;
+use crate::rules::square::{Move, Square};
+use format::{canonical, map_square, INVERSE, PASS};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use format::{Book, BookMove, BookPosition, Key, EXACT};
+
+/// Reads and checks a Mollett book file; every error names the file.
+pub fn load(path: &Path) -> Result<Book, String> {
+    crate::files::regular_input(path)?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Book::from_bytes(bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A position's key (discs and supplies of the side to move first) in the
+/// canonical frame, and the symmetry that takes the position there.
+pub fn key_of(pos: &Position) -> (Key, usize) {
+    let (player, opponent, s) = canonical(pos.player, pos.opponent);
+    let supply = match pos.variant {
+        Variant::Modern => [0, 0],
+        Variant::Classic => [
+            pos.supply[pos.side.index()],
+            pos.supply[pos.side.other().index()],
+        ],
+    };
+    let key = Key {
+        player,
+        opponent,
+        supply,
+    };
+    (key, s)
+}
+
+/// A book entry found under symmetry `s`, in the frame of the position
+/// that was looked up (moves mapped back from the canonical one).
+fn own_frame(key: Key, s: usize, found: BookPosition) -> BookPosition {
+    BookPosition {
+        key,
+        games: found.games,
+        moves: found
+            .moves
+            .into_iter()
+            .map(|m| BookMove {
+                square: map_square(m.square, INVERSE[s]),
+                ..m
+            })
+            .collect(),
+    }
+}
+
+/// A book move as the position sees it: the move, and what the book says of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    pub mv: Move,
+    /// Discs, for the side to move.
+    pub value: f64,
+    pub depth: u8,
+    pub games: u32,
+}
+
+impl Hit {
+    pub fn exact(&self) -> bool {
+        self.depth == EXACT
+    }
+}
+
+fn to_move(square: u8) -> Move {
+    if square == PASS {
+        Move::Pass
+    } else {
+        Move::Place(Square::from_index(square as u32))
+    }
+}
+
+/// Moves in board order (`a1` first, a pass last): equal values list in it.
+fn square_order(a: Move, b: Move) -> std::cmp::Ordering {
+    let index = |m: Move| m.square().map_or(64, |sq| sq.index());
+    index(a).cmp(&index(b))
+}
+
+impl Book {
+    /// The legal book moves of `pos`, best first; empty when the book does
+    /// not hold it or is of the other variant. One binary search.
+    pub fn lookup(&self, pos: &Position) -> Vec<Hit> {
+        if pos.variant != self.variant() {
+            return Vec::new();
+        }
+        let (key, _) = key_of(pos);
+        let Some(found) = self.find(&key) else {
+            return Vec::new();
+        };
+        // A symmetric position (the start) takes the moves of every
+        // symmetry that maps it to its canonical image.
+        let mut hits = Vec::new();
+        for s in (0..8).filter(|&s| {
+            (symmetry(pos.player, s), symmetry(pos.opponent, s)) == (key.player, key.opponent)
+        }) {
+            hits.extend(
+                own_frame(key, s, found.clone())
+                    .moves
+                    .iter()
+                    .map(|m| Hit {
+                        mv: to_move(m.square),
+                        value: m.value as f64 / 100.0,
+                        depth: m.depth,
+                        games: m.games,
+                    })
+                    .filter(|h| pos.play(h.mv).is_some()),
+            );
+        }
+        hits.sort_by(|a, b| b.value.total_cmp(&a.value).then(square_order(a.mv, b.mv)));
+        hits.sort_by(|a, b| b.value.total_cmp(&a.value));
+        // One line a move: its best value.
+        let mut seen = Vec::new();
+        hits.retain(|h| {
+            let new = !seen.contains(&h.mv);
+            seen.push(h.mv);
+            new
+        });
+        hits
+    }
+}
+
+/// The move to play from `hits` (best first): the first (so equal values
+/// go by board order), or with `randomness` discs any within that much of
+/// the best, drawn by `rng`.
+pub fn choose(hits: &[Hit], randomness: f64, rng: &mut Rng) -> Option<Hit> {
+    let best = hits.first()?;
+    if randomness <= 0.0 {
+        return Some(*best);
+    }
+    let near = hits
+        .iter()
+        .take_while(|h| h.value >= best.value - randomness)
+        .count();
+    if near <= 1 {
+        return Some(*best);
+    }
+    Some(hits[rng.below(near as u64) as usize])
+}
+
+/// The `book_file` option: a path and the book read from it when it was
+/// set (`none`: no file). Equal when the paths are.
+#[derive(Clone, Debug, Default)]
+pub struct BookFile {
+    path: Option<PathBuf>,
+    book: Option<Arc<Book>>,
+}
+
+impl BookFile {
+    pub fn new(path: PathBuf, book: Book) -> BookFile {
+        BookFile {
+            path: Some(path),
+            book: Some(Arc::new(book)),
+        }
+    }
+
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+}
+
+impl PartialEq for BookFile {
+    fn eq(&self, other: &BookFile) -> bool {
+        self.path == other.path
+    }
+}
+
+impl fmt::Display for BookFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(p) => write!(f, "{}", p.display()),
+            None => f.write_str("none"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::color::Color;
+
+    #[test]
+    fn a_move_stored_in_one_frame_is_found_in_all() {
+        let start = Position::start(Variant::Modern, Color::Black);
+        let f5: Move = "f5".parse().unwrap();
+        let after = start.play(f5).unwrap();
+        // The book holds d6 after f5 (the perpendicular opening).
+        let d6 = "d6".parse::<Square>().unwrap().index() as u8;
+        let p = BookPosition {
+            key: Key {
+                player: after.player,
+                opponent: after.opponent,
+                supply: [0, 0],
+            },
+            games: 3,
+            moves: vec![BookMove {
+                square: d6,
+                value: 25,
+                depth: 10,
+                games: 3,
+                leaf: true,
+            }],
+        };
+        let book = Book::from_positions(Variant::Modern, vec![p]);
+        // After c4 (f5's mirror image) the same reply is e3, its image.
+        let c4 = start.play("c4".parse().unwrap()).unwrap();
+        let hits = book.lookup(&c4);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].mv.to_string(), "e3");
+        assert_eq!(hits[0].value, 0.25);
+        assert_eq!(book.lookup(&after)[0].mv.to_string(), "d6");
+        assert!(book.lookup(&start).is_empty());
+        let classic = Position::start(Variant::Classic, Color::Black);
+        assert!(book.lookup(&classic).is_empty());
+    }
+
+    #[test]
+    fn randomness_picks_among_near_moves() {
+        let hit = |sq: &str, value| Hit {
+            mv: sq.parse().unwrap(),
+            value,
+            depth: 4,
+            games: 0,
+        };
+        let hits = [hit("d3", 1.0), hit("c4", 0.5), hit("f5", -3.0)];
+        let mut rng = Rng::new(1);
+        assert_eq!(choose(&hits, 0.0, &mut rng).unwrap().mv, hits[0].mv);
+        let picked: Vec<_> = (0..50)
+            .map(|_| choose(&hits, 1.0, &mut rng).unwrap().mv)
+            .collect();
+        assert!(picked.contains(&hits[1].mv) && !picked.contains(&hits[2].mv));
+        assert!(choose(&[], 1.0, &mut rng).is_none());
+    }
+}
