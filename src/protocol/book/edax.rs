@@ -213,7 +213,7 @@ impl EdaxBook {
                 } else {
                     pos.play(Move::Place(Square::from_index(m.square as u32)))
                 };
-                next.is_some_and(|n| book.find(&super::key_of(&n).0).is_some())
+                next.is_some_and(|n| book.find(&super::format::key_of(&n).0).is_some())
             };
             let score = |m: &BookMove| Link {
                 score: ((m.value as f64 / 100.0).round() as i32).clamp(-64, 64) as i8,

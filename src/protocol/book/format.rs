@@ -4,6 +4,7 @@
 
 use crate::rules::bitboard::symmetry;
 use crate::rules::color::Variant;
+use crate::rules::position::Position;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -321,6 +322,25 @@ impl Book {
         }
         None
     }
+}
+
+/// A position's key (discs and supplies of the side to move first) in the
+/// canonical frame, and the symmetry that takes the position there.
+pub fn key_of(pos: &Position) -> (Key, usize) {
+    let (player, opponent, s) = canonical(pos.player, pos.opponent);
+    let supply = match pos.variant {
+        Variant::Modern => [0, 0],
+        Variant::Classic => [
+            pos.supply[pos.side.index()],
+            pos.supply[pos.side.other().index()],
+        ],
+    };
+    let key = Key {
+        player,
+        opponent,
+        supply,
+    };
+    (key, s)
 }
 
 #[cfg(test)]

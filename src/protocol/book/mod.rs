@@ -7,40 +7,20 @@ pub mod format;
 
 use crate::rng::Rng;
 use crate::rules::bitboard::symmetry;
-use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};
-use format::{canonical, map_square, INVERSE, PASS};
+use format::{map_square, INVERSE, PASS};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use format::{Book, BookMove, BookPosition, Key, EXACT};
+pub use format::{key_of, Book, BookMove, BookPosition, Key, EXACT};
 
 /// Reads and checks a Mollett book file; every error names the file.
 pub fn load(path: &Path) -> Result<Book, String> {
     crate::files::regular_input(path)?;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     Book::from_bytes(bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// A position's key (discs and supplies of the side to move first) in the
-/// canonical frame, and the symmetry that takes the position there.
-pub fn key_of(pos: &Position) -> (Key, usize) {
-    let (player, opponent, s) = canonical(pos.player, pos.opponent);
-    let supply = match pos.variant {
-        Variant::Modern => [0, 0],
-        Variant::Classic => [
-            pos.supply[pos.side.index()],
-            pos.supply[pos.side.other().index()],
-        ],
-    };
-    let key = Key {
-        player,
-        opponent,
-        supply,
-    };
-    (key, s)
 }
 
 /// A book entry found under symmetry `s`, in the frame of the position
@@ -190,7 +170,7 @@ impl fmt::Display for BookFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::color::Color;
+    use crate::rules::color::{Color, Variant};
 
     #[test]
     fn a_move_stored_in_one_frame_is_found_in_all() {
