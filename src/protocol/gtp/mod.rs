@@ -7,70 +7,28 @@
 pub mod args;
 pub mod command;
 pub mod parse;
+mod pending;
 pub mod response;
 pub mod table;
+mod text;
 
 use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
-use super::session::{checked_move, hundredths, Session};
+use super::session::{checked_move, Session};
 use crate::engine::search::{Engine, Limits, Scoring};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
 use crate::rules::position::{Position, CLASSIC_SUPPLY};
-use crate::rules::square::{Move, Square};
+use crate::rules::square::Move;
 use command::Command;
 use parse::Request;
+use pending::{Action, Pending, PendingKind};
 use response::Responder;
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::time::Instant;
 use table::{lookup, COMMANDS};
-
-/// What the protocol loop should do after a command.
-pub enum Action {
-    /// Write this answer.
-    Answer(Result<String, String>),
-    /// Answer `=` and return.
-    Quit,
-    /// Run `job` on the worker thread; its output goes to [`Dialect::finish`].
-    Start(Job, Pending),
-}
-
-/// A command waiting for its job's output.
-pub struct Pending {
-    kind: PendingKind,
-    started: Instant,
-}
-
-enum PendingKind {
-    /// `pos` is the searched position: after the pass when `pass_first`.
-    Genmove {
-        pass_first: bool,
-        pos: Position,
-    },
-    RegGenmove {
-        pos: Position,
-    },
-    Solve {
-        pos: Position,
-    },
-    Hint {
-        pos: Position,
-        n: usize,
-    },
-    Perft,
-    Bench,
-}
-
-impl Pending {
-    fn new(kind: PendingKind) -> Pending {
-        Pending {
-            kind,
-            started: Instant::now(),
-        }
-    }
-}
+use text::{help, join, score_text, GOGUI_ANALYZE};
 
 /// The GTP dialect's state: the session and the answer writer.
 pub struct Gtp<W: Write> {
@@ -388,35 +346,9 @@ impl<W: Write> Gtp<W> {
         }
     }
 
-    fn discs(&self) -> String {
-        let pos = self.position();
-        let v = self.variant();
-        let count = |c: Color| pos.discs_of(c).count_ones();
-        let mut s = format!(
-            "{} {} {} {}",
-            Color::Black.name(v),
-            count(Color::Black),
-            Color::White.name(v),
-            count(Color::White)
-        );
-        if v == Variant::Classic {
-            s += &format!(" supply {} {}", pos.supply[0], pos.supply[1]);
-        }
-        s
-    }
-
     fn final_score(&self) -> Answer {
-        let pos = self.position();
-        if !pos.is_game_over() {
-            return err("game not over");
-        }
-        let own = pos.final_score(self.session.options().scoring == Scoring::EmptiesToWinner);
-        let black = if pos.side == Color::Black { own } else { -own };
-        Ok(match black {
-            0 => "0".into(),
-            d if d > 0 => format!("B+{d}"),
-            d => format!("W+{}", -d),
-        })
+        let empties_to_winner = self.session.options().scoring == Scoring::EmptiesToWinner;
+        text::final_score(&self.position(), empties_to_winner)
     }
 
     fn setboard(&mut self, board: &str, side: &str, supply: Option<[u64; 2]>) -> Answer {
@@ -436,68 +368,16 @@ impl<W: Write> Gtp<W> {
         ok()
     }
 
-    /// GoGui draws the first row at the top and numbers rows from the
-    /// bottom, like Go; so row 8 comes first and GoGui's coordinates are
-    /// Othello's (its drawing is the usual diagram upside down).
+    fn discs(&self) -> String {
+        text::discs(&self.position(), self.variant())
+    }
+
     fn gogui_board(&self) -> String {
-        let pos = self.position();
-        let (black, white) = (pos.discs_of(Color::Black), pos.discs_of(Color::White));
-        (0..8)
-            .rev()
-            .map(|row| {
-                (0..8)
-                    .map(|col| {
-                        let bit = Square::from_coords(col, row).bit();
-                        if black & bit != 0 {
-                            'X'
-                        } else if white & bit != 0 {
-                            'O'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        text::gogui_board(&self.position())
     }
 
     fn showboard(&self) -> String {
-        let pos = self.position();
-        let v = self.variant();
-        let (black, white, legal) = (
-            pos.discs_of(Color::Black),
-            pos.discs_of(Color::White),
-            pos.moves(),
-        );
-        let mut s = String::from("\n  a b c d e f g h");
-        for row in 0..8 {
-            s += &format!("\n{}", row + 1);
-            for col in 0..8 {
-                let bit = Square::from_coords(col, row).bit();
-                s.push(' ');
-                s.push(if black & bit != 0 {
-                    'X'
-                } else if white & bit != 0 {
-                    'O'
-                } else if legal & bit != 0 {
-                    '*'
-                } else {
-                    '.'
-                });
-            }
-        }
-        s.push('\n');
-        if pos.is_game_over() {
-            s += "game over";
-        } else if pos.must_pass() {
-            s += &format!("{} to move, must pass", pos.side.name(v));
-        } else {
-            s += &format!("{} to move", pos.side.name(v));
-        }
-        s.push('\n');
-        s += &self.discs();
-        s
+        text::showboard(&self.position(), self.variant())
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Answer {
@@ -577,63 +457,5 @@ impl<W: Write> Dialect for Gtp<W> {
 
     fn restore_engine(&mut self, engine: Option<Engine>) {
         self.session.restore_engine(engine)
-    }
-}
-
-/// GoGui's analysis menu: `type/label/command` per line.
-const GOGUI_ANALYZE: &str = "string/Best moves (hint 4)/hint 4\nstring/Solve exactly/solve";
-
-/// Exact scores as signed integers (`+18`, `-4`, `0`), others with two decimals (`+1.25`, `0.00`).
-fn score_text(score: f64, exact: bool) -> String {
-    if exact {
-        let s = score.round() as i64;
-        if s == 0 {
-            "0".into()
-        } else {
-            format!("{s:+}")
-        }
-    } else {
-        let s = hundredths(score);
-        if s == 0.0 {
-            "0.00".into()
-        } else {
-            format!("{s:+.2}")
-        }
-    }
-}
-
-fn join(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(Move::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn help(name: Option<&str>) -> Answer {
-    match name {
-        Some(name) => lookup(name)
-            .map(|c| format!("{} - {}", c.usage(), c.help))
-            .ok_or_else(|| "unknown command".into()),
-        None => Ok(COMMANDS
-            .iter()
-            .map(|c| format!("{} - {}", c.usage(), c.help))
-            .collect::<Vec<_>>()
-            .join("\n")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scores() {
-        assert_eq!(score_text(18.0, true), "+18");
-        assert_eq!(score_text(-4.0, true), "-4");
-        assert_eq!(score_text(-0.0, true), "0");
-        assert_eq!(score_text(1.25, false), "+1.25");
-        assert_eq!(score_text(-0.001, false), "0.00");
-        assert_eq!(score_text(-0.5, false), "-0.50");
     }
 }
