@@ -1,27 +1,18 @@
 //! The `mollett` command: the protocol loop by default, plus measuring
 //! subcommands, the match runner and the training tools. Arguments are
-//! parsed in `cli.rs`; each arm below calls into the library and prints what
-//! it returns (perft, solve, openings, selfplay and train still format or
-//! write some of their output here).
+//! parsed in `cli.rs`, and each subcommand's run lives beside its arguments
+//! in `cli/` (the work in the library); here are one arm of dispatch per
+//! subcommand and the process's setup: logging, SIGPIPE, Ctrl-C, and the
+//! watch on stdout.
 
 mod cli;
 
 use clap::Parser;
-use cli::{optional_sprt, BookCommand, Cli, CliCommand};
-use mollett::engine::search::Progress;
-use mollett::engine::suite::{solve_all, SolveRow};
-use mollett::rules::movelist::moves_text;
-use mollett::rules::obf::Problem;
-use mollett::tournament::config::Config;
-use mollett::tournament::report::merge_files;
-use mollett::tournament::runner;
-use mollett::tournament::schedule::Format;
-use mollett::tournament::{openings, tune};
-use mollett::train::{evaltest, grow, probcut, selfplay, swing, train_files, GameLimits};
-use mollett::{perft, Color, Position};
+use cli::{Cli, CliCommand};
+use mollett::protocol::Protocol;
+use mollett::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
@@ -38,205 +29,63 @@ fn main() {
         unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     }
     let result = match cli.command {
-        None => {
-            exit_when_stdout_closes();
-            let stdin = std::io::BufReader::new(std::io::stdin());
-            let mut options = mollett::protocol::Options::default();
-            cli.options
-                .iter()
-                .try_for_each(|(name, value)| options.set(name, value))
-                .and_then(|()| {
-                    let out = std::io::stdout();
-                    mollett::protocol::run_configured(stdin, out, variant, cli.protocol, options)
-                        .map_err(|e| e.to_string())
-                })
-        }
+        None => protocol_loop(variant, cli.protocol, &cli.options),
         Some(CliCommand::Perft { depth }) => {
-            let pos = Position::start(variant, Color::Black);
-            // Rows from depth 1 (perft 0 is its one row, the position itself).
-            for d in depth.min(1)..=depth {
-                let t = Instant::now();
-                let n = perft(&pos, d);
-                let secs = t.elapsed().as_secs_f64();
-                let mnps = n as f64 / secs.max(1e-9) / 1e6;
-                println!("perft {d:2} {n:>14} {secs:9.3} s {mnps:>8.1} Mn/s");
-            }
+            cli::perft_rows(variant, depth).for_each(|row| println!("{row}"));
             Ok(())
         }
         Some(CliCommand::Bench { eval }) => {
-            let (nodes, nps) = mollett::engine::bench::run_with(&eval);
-            println!("{nodes} nodes {nps} nps");
+            println!("{}", cli::bench(&eval));
             Ok(())
         }
-        Some(CliCommand::Solve {
-            file,
-            threads,
-            ids,
-            hash,
-            eval,
-            heartbeat,
-        }) => mollett::rules::obf::read(&file).and_then(|problems| {
-            let ids = ids.unwrap_or(0..=usize::MAX);
-            if !problems.iter().any(|p| ids.contains(&p.id)) {
-                let (lo, hi) = (problems.iter().map(|p| p.id).min(), problems.iter().map(|p| p.id).max());
-                return Err(match (lo, hi) {
-                    (Some(lo), Some(hi)) => format!(
-                        "{}: no problem with an id in --ids {}-{}; the file holds {} problem(s), #{lo} to #{hi}",
-                        file.display(),
-                        ids.start(),
-                        ids.end(),
-                        problems.len()
-                    ),
-                    _ => format!("{}: the file holds no problems", file.display()),
-                });
-            }
-            println!("{}", SolveRow::HEADER);
-            let (threads, hash) = (threads as usize, hash.map(|h| h as usize));
-            // Progress on stderr, so a long solve shows it is alive.
-            let live = |p: &Problem, s: &Progress| eprintln!("#{} {}", p.id, s);
-            let totals = solve_all(
-                &problems,
-                ids,
-                threads,
-                hash,
-                &eval,
-                &mut |row| println!("{row}"),
-                Some(&live),
-                (heartbeat > 0).then(|| std::time::Duration::from_secs(heartbeat)),
-            )?;
-            println!("{totals}");
-            if totals.wrong > 0 {
-                std::process::exit(1);
-            }
-            Ok(())
-        }),
+        Some(CliCommand::Solve(args)) => args.run(),
         Some(CliCommand::Match { run, games }) => {
-            run_games(run.config(Format::Match { games }, variant, 2))
+            cli::run_games(run.match_config(games, variant), ctrl_c_flag)
         }
         Some(CliCommand::Tournament {
             run,
             rounds,
             gauntlet,
-        }) => {
-            let format = if gauntlet {
-                Format::Gauntlet { rounds }
-            } else {
-                Format::RoundRobin { rounds }
-            };
-            run_games(run.config(format, variant, 3))
+        }) => cli::run_games(
+            run.tournament_config(rounds, gauntlet, variant),
+            ctrl_c_flag,
+        ),
+        Some(CliCommand::Tune(args)) => args.run(variant, ctrl_c_flag),
+        Some(CliCommand::Report { files, sprt }) => {
+            cli::report(&files, &sprt).map(|report| print!("{report}"))
         }
-        Some(CliCommand::Tune(args)) => args.config(variant).and_then(|cfg| {
-            warn_all(&cfg.warnings());
-            let outcome = tune::run(&cfg, ctrl_c_flag())?;
-            for (p, v) in cfg.params.iter().zip(&outcome.theta) {
-                println!("set_option {} {}", p.name, p.text(*v));
-            }
-            if outcome.interrupted {
-                let (done, all) = (outcome.done, cfg.iterations);
-                return Err(format!(
-                    "interrupted: values after {done} of {all} iterations"
-                ));
-            }
-            Ok(())
-        }),
-        Some(CliCommand::Report { files, sprt }) => optional_sprt(&sprt)
-            .and_then(|sprt| merge_files(&files, sprt))
-            .map(|report| print!("{report}")),
-        Some(CliCommand::Openings(args)) => args
-            .out
-            .as_deref()
-            .map_or(Ok(()), mollett::files::check_output)
-            .and_then(|()| {
-                let cfg = args.config(variant);
-                let found = openings::generate(&cfg);
-                if found.is_empty() {
-                    return Err(format!(
-                        "no opening of {} plies met the conditions (within {} discs of even at depth {}); allow a larger --max-eval",
-                        cfg.plies, cfg.max_eval, cfg.depth
-                    ));
-                }
-                if found.len() < cfg.count {
-                    eprintln!(
-                        "mollett: warning: only {} of {} openings met the conditions",
-                        found.len(),
-                        cfg.count
-                    );
-                }
-                let text: String = found.iter().map(|m| moves_text(m) + "\n").collect();
-                match &args.out {
-                    Some(path) => mollett::files::replace(path, text.as_bytes()),
-                    None => Ok(print!("{text}")),
-                }
-            }),
-        Some(CliCommand::Selfplay(args)) => {
-            args.config(variant).and_then(|cfg| match &args.corpus {
-                Some(path) => {
-                    let stop = ctrl_c_flag();
-                    let s = grow::grow_corpus(&cfg, &args.eval, path, args.threads, &stop)?;
-                    eprintln!(
-                        "selfplay: {} games added, {} were present, {} of this shard still to play",
-                        s.added, s.present, s.missing
-                    );
-                    if s.missing > 0 && stop.load(Ordering::SeqCst) {
-                        return Err("interrupted; rerun the same command to play the rest".into());
-                    }
-                    Ok(())
-                }
-                None => {
-                    let s = selfplay::write_positions(&cfg, &args.eval, args.out.as_deref())?;
-                    eprintln!(
-                        "selfplay: done, {} games, {} positions ({} exact)",
-                        s.games, s.positions, s.exact
-                    );
-                    Ok(())
-                }
-            })
-        }
-        Some(CliCommand::Train(args)) => {
-            let t = Instant::now();
-            let limits = GameLimits {
-                modern: args.modern_games,
-                classic: args.classic_games,
-            };
-            // A bad --out is found now, not after minutes of fitting.
-            mollett::files::check_output(&args.out)
-                .and_then(|()| train_files(&args.files, &limits, &args.config()))
-                .and_then(|(weights, report)| {
-                print!("{report}");
-                weights.write(&args.out).map_err(|e| e.to_string())?;
-                let bytes = std::fs::metadata(&args.out).map_or(0, |m| m.len());
-                let secs = t.elapsed().as_secs_f64();
-                eprintln!(
-                    "train: wrote {} ({bytes} bytes) in {secs:.1} s",
-                    args.out.display()
-                );
-                Ok(())
-            })
-        }
-        Some(CliCommand::Probcut(args)) => args
-            .eval
-            .try_evaluator()
-            .and_then(|e| probcut::run(&args.config(), e))
-            .map(|(cells, model)| print!("{}", probcut::ProbcutReport { cells, model })),
-        Some(CliCommand::Evaltest(args)) => {
-            let evals: Vec<_> = args
-                .eval
-                .iter()
-                .map(|e| (e.to_string(), e.clone()))
-                .collect();
-            let range = (args.min_empties, args.max_empties);
-            evaltest(&args.files, &evals, range, args.exact_only, args.bucket)
-                .map(|report| print!("{report}"))
-        }
-        Some(CliCommand::Book(command)) => book(command),
-        Some(CliCommand::Swing(args)) => {
-            swing::run(&args.config(), &args.eval).map(|report| print!("{report}"))
-        }
+        Some(CliCommand::Openings(args)) => args.run(variant),
+        Some(CliCommand::Selfplay(args)) => args.run(variant, ctrl_c_flag),
+        Some(CliCommand::Train(args)) => args.run(),
+        Some(CliCommand::Probcut(args)) => args.run().map(|report| print!("{report}")),
+        Some(CliCommand::Evaltest(args)) => args.run().map(|report| print!("{report}")),
+        Some(CliCommand::Book(command)) => command.run(),
+        Some(CliCommand::Swing(args)) => args.run().map(|report| print!("{report}")),
     };
     if let Err(e) = result {
         eprintln!("mollett: {e}");
         std::process::exit(2);
     }
+}
+
+/// The protocol loop on stdin and stdout, started with the `--option`
+/// settings; it ends when stdout's reader goes.
+fn protocol_loop(
+    variant: Variant,
+    protocol: Protocol,
+    settings: &[(String, String)],
+) -> Result<(), String> {
+    exit_when_stdout_closes();
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    let mut options = mollett::protocol::Options::default();
+    settings
+        .iter()
+        .try_for_each(|(name, value)| options.set(name, value))
+        .and_then(|()| {
+            let out = std::io::stdout();
+            mollett::protocol::run_configured(stdin, out, variant, protocol, options)
+                .map_err(|e| e.to_string())
+        })
 }
 
 /// Warnings and errors read as the command's own (`mollett: warning: ...`),
@@ -265,26 +114,6 @@ fn one_line_error(e: clap::Error) -> ! {
     let why = first.strip_prefix("error: ").unwrap_or(first);
     eprintln!("mollett: {why}");
     std::process::exit(2);
-}
-
-/// `match` and `tournament`: runs the games (Ctrl-C stops cleanly) and
-/// prints the report.
-fn run_games(config: Result<Config, String>) -> Result<(), String> {
-    let config = config?;
-    warn_all(&config.warnings());
-    let outcome = runner::run(&config, ctrl_c_flag())?;
-    print!("{}", outcome.report);
-    if outcome.interrupted {
-        return Err("interrupted: rerun with --resume to play the rest".into());
-    }
-    Ok(())
-}
-
-/// Warnings about the settings of a run, on stderr before it starts.
-fn warn_all(warnings: &[String]) {
-    for w in warnings {
-        eprintln!("mollett: warning: {w}");
-    }
 }
 
 /// An engine must not outlive the GUI that reads it: when the reader of
@@ -325,49 +154,4 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
         eprintln!("stopping: again to quit at once");
     });
     abort
-}
-
-/// `mollett book ...`: the work is `mollett::train::book`'s; outputs are
-/// replaced whole, inputs read whole and checked.
-fn book(command: BookCommand) -> Result<(), String> {
-    use mollett::train::book::{self as b, BuildConfig};
-    match command {
-        BookCommand::ImportEdax { input, output } => {
-            let book = b::import_edax(&input)?;
-            b::write(&output, &book)?;
-            println!("{} positions, {} moves", book.len(), book.move_count());
-        }
-        BookCommand::ExportEdax { input, output } => {
-            let book = b::read(&input)?;
-            let bytes = b::export_edax(&book).map_err(|e| format!("{}: {e}", input.display()))?;
-            mollett::files::replace(&output, &bytes)?;
-            println!("{} positions", book.len());
-        }
-        BookCommand::Show { file, moves } => println!("{}", b::show(&b::read(&file)?, &moves)?),
-        BookCommand::Check { file } => println!("{}", b::check(&file)?),
-        BookCommand::Merge { a, b: other, out } => {
-            let merged = b::merge(&b::read(&a)?, &b::read(&other)?)?;
-            b::write(&out, &merged)?;
-            println!("{} positions, {} moves", merged.len(), merged.move_count());
-        }
-        BookCommand::Build {
-            wthor,
-            plies,
-            depth,
-            threads,
-            out,
-        } => {
-            mollett::files::check_output(&out)?;
-            let cfg = BuildConfig {
-                wthor,
-                plies: plies as usize,
-                depth,
-                threads: threads as usize,
-            };
-            let (book, report) = b::build_from_wthor(&cfg)?;
-            b::write(&out, &book)?;
-            println!("{report}");
-        }
-    }
-    Ok(())
 }
