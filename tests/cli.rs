@@ -1,7 +1,7 @@
 //! The command line refuses values it cannot use, at once, with one clear
 //! line and a non-zero exit, using the same ranges as the protocol.
 
-use mollett::rules::movelist::moves_text;
+use mollett::rules::moveline::moves_text;
 use mollett::{Color, Move, Position, Variant};
 use std::io::Write;
 use std::path::PathBuf;

@@ -11,7 +11,7 @@ use mollett::protocol::gtp::parse::request;
 use mollett::protocol::nboard::{self, NbCommand};
 use mollett::protocol::{Command, Options, Protocol, COMMANDS, OPTIONS};
 use mollett::rules::ggf::parse_all;
-use mollett::rules::movelist::{moves_text, parse_moves};
+use mollett::rules::moveline::{moves_text, parse_moves};
 use mollett::rules::obf;
 use mollett::tournament::openings::{self, Opening};
 use mollett::tournament::record::{GameRecord, Outcome};

@@ -136,7 +136,7 @@ fn against_grhino_with_clock_openings_and_ggf() {
             "f5f6e6f4"
         };
         assert_eq!(r.opening, Some(r.pair));
-        assert!(mollett::rules::movelist::moves_text(&r.moves).starts_with(opening));
+        assert!(mollett::rules::moveline::moves_text(&r.moves).starts_with(opening));
         assert_eq!(r.book, opening.len() / 2);
         // The referee replays the game and agrees on the discs.
         let mut g = mollett::Game::new(mollett::Variant::Modern, mollett::Color::Black);

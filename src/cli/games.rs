@@ -3,7 +3,7 @@
 
 use super::sprt::{optional_sprt, sprt_word};
 use clap::Args;
-use mollett::rules::movelist::moves_text;
+use mollett::rules::moveline::moves_text;
 use mollett::rules::Variant;
 use mollett::tournament::config::{unique_names, Config};
 use mollett::tournament::openings::{self, GenConfig, Opening};

@@ -54,55 +54,13 @@ impl Job {
                 }
                 JobOutput::Analysis(results)
             }
-            Job::Perft { pos, depth } => JobOutput::Perft(perft(&pos, depth, stop)),
+            Job::Perft { pos, depth } => {
+                JobOutput::Perft(crate::rules::perft::perft_stoppable(&pos, depth, stop))
+            }
             Job::Bench => {
                 let (nodes, nps) = crate::engine::bench::run_with(&engine.settings.eval);
                 JobOutput::Bench(nodes, nps)
             }
         }
-    }
-}
-
-/// `crate::rules::perft`, but `stop` ends it (`None`) between subtrees of depth 6.
-fn perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth <= 6 {
-        return Some(crate::rules::perft::perft(pos, depth));
-    }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return Some(1);
-    }
-    let mut leaves = 0;
-    for mv in moves {
-        leaves += perft(&pos.play(mv)?, depth - 1, stop)?;
-    }
-    Some(leaves)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::color::{Color, Variant};
-
-    #[test]
-    fn stoppable_perft_agrees() {
-        let never = AtomicBool::new(false);
-        for variant in [Variant::Modern, Variant::Classic] {
-            let pos = Position::start(variant, Color::Black);
-            for depth in [0, 1, 7, 8] {
-                assert_eq!(
-                    perft(&pos, depth, &never),
-                    Some(crate::rules::perft::perft(&pos, depth))
-                );
-            }
-        }
-        let stopped = AtomicBool::new(true);
-        assert_eq!(
-            perft(&Position::start(Variant::Modern, Color::Black), 9, &stopped),
-            None
-        );
     }
 }

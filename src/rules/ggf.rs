@@ -446,7 +446,7 @@ mod tests {
         let start = Position::start(Variant::Modern, Color::Black);
         let g = ggf_game(
             &start,
-            &crate::rules::movelist::parse_moves("f5d6").unwrap(),
+            &crate::rules::moveline::parse_moves("f5d6").unwrap(),
             &[0.0, 1.234],
             "x",
             "y",

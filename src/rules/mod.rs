@@ -12,7 +12,7 @@ pub mod cpu;
 pub mod game;
 pub mod geometry;
 pub mod ggf;
-pub mod movelist;
+pub mod moveline;
 pub mod obf;
 pub mod perft;
 pub mod position;

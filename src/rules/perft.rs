@@ -126,3 +126,52 @@ pub fn perft_modern_portable(player: u64, opponent: u64, depth: u32) -> u64 {
     // SAFETY: no target features required.
     unsafe { raw_portable(player, opponent, depth) }
 }
+
+/// [`perft`], but `stop` ends it (`None`) between subtrees of depth 6: the
+/// protocol's `perft`, which `stop` interrupts.
+pub fn perft_stoppable(
+    pos: &Position,
+    depth: u32,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Option<u64> {
+    if depth <= 6 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Some(1);
+    }
+    let mut leaves = 0;
+    for mv in moves {
+        leaves += perft_stoppable(&pos.play(mv)?, depth - 1, stop)?;
+    }
+    Some(leaves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::color::Color;
+
+    #[test]
+    fn stoppable_perft_agrees() {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        for variant in [Variant::Modern, Variant::Classic] {
+            let pos = Position::start(variant, Color::Black);
+            for depth in [0, 1, 7, 8] {
+                assert_eq!(
+                    perft_stoppable(&pos, depth, &never),
+                    Some(perft(&pos, depth))
+                );
+            }
+        }
+        let stopped = std::sync::atomic::AtomicBool::new(true);
+        assert_eq!(
+            perft_stoppable(&Position::start(Variant::Modern, Color::Black), 9, &stopped),
+            None
+        );
+    }
+}

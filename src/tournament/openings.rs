@@ -5,7 +5,7 @@ use crate::engine::search::{Engine, Limits, Settings};
 use crate::rng::Rng;
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
-use crate::rules::movelist::{moves_text, parse_moves};
+use crate::rules::moveline::{moves_text, parse_moves};
 use crate::rules::position::{Position, CENTRE};
 use crate::rules::square::{Move, Square};
 use std::collections::HashSet;

@@ -11,7 +11,7 @@
 use super::referee::Played;
 use super::types::Reason;
 use crate::rules::color::{Color, Variant};
-use crate::rules::movelist::{moves_text, parse_moves};
+use crate::rules::moveline::{moves_text, parse_moves};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::fmt::Write as _;

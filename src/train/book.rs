@@ -10,7 +10,7 @@ use crate::protocol::book::edax::{self, EdaxBook};
 use crate::protocol::book::format::map_square;
 use crate::protocol::book::{self, Book, BookMove, BookPosition, Key, EXACT};
 use crate::rules::color::{Color, Variant};
-use crate::rules::movelist::parse_moves;
+use crate::rules::moveline::parse_moves;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
 use std::collections::{BTreeMap, HashMap};
