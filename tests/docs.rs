@@ -84,7 +84,7 @@ fn the_bench_signature_the_docs_quote_is_the_codes() {
     let last = table
         .lines()
         .filter(|l| l.starts_with('|'))
-        .last()
+        .next_back()
         .expect("a table row");
     let cell = last.trim_end_matches('|').rsplit('|').next().unwrap();
     assert_eq!(

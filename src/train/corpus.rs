@@ -66,7 +66,7 @@ impl CorpusGame {
         }
         let index: u64 = f[0].parse().map_err(|_| format!("bad index '{}'", f[0]))?;
         let text = f[1].as_bytes();
-        if text.len() % 2 != 0 || text.len() > 2 * 64 || !f[1].is_ascii() {
+        if !text.len().is_multiple_of(2) || text.len() > 2 * 64 || !f[1].is_ascii() {
             return Err("bad move list".into());
         }
         let mut moves = Vec::with_capacity(text.len() / 2);
