@@ -143,23 +143,30 @@ pub fn replace(path: &Path, bytes: &[u8]) -> Result<(), String> {
 /// `bytes` split into its whole lines and a torn last line: the bytes after
 /// the last newline, which a killed or concurrent writer may not have
 /// finished (empty when the file ends with a newline).
-pub fn whole_lines(bytes: &[u8]) -> (&[u8], &[u8]) {
+fn whole_lines(bytes: &[u8]) -> (&[u8], &[u8]) {
     match bytes.iter().rposition(|&b| b == b'\n') {
         Some(i) => bytes.split_at(i + 1),
         None => (&[], bytes),
     }
 }
 
-/// The message for a torn last line found in `path`.
-pub fn torn_message(path: &Path, torn: &[u8]) -> String {
-    let shown: String = String::from_utf8_lossy(&torn[..torn.len().min(40)]).into_owned();
-    format!(
-        "{}: the last line has no end ('{}{}', {} bytes): a writer was stopped in the middle of it; skipped",
-        path.display(),
-        shown,
-        if torn.len() > 40 { "..." } else { "" },
-        torn.len()
-    )
+/// The whole lines of `bytes`, read from the growing file `path`: a torn
+/// last line (see [`whole_lines`]) is left out with a warning that ends
+/// with `then`, what the caller does about it (empty: nothing more).
+pub fn whole_lines_of<'a>(path: &Path, bytes: &'a [u8], then: &str) -> &'a [u8] {
+    let (whole, torn) = whole_lines(bytes);
+    if !torn.trim_ascii().is_empty() {
+        let shown = String::from_utf8_lossy(&torn[..torn.len().min(40)]);
+        log::warn!(
+            "{}: the last line has no end ('{}{}', {} bytes): a writer was stopped in the middle of it; skipped{}",
+            path.display(),
+            shown,
+            if torn.len() > 40 { "..." } else { "" },
+            torn.len(),
+            then
+        );
+    }
+    whole
 }
 
 /// The one writer of a growing file (a corpus, a result file, a GGF file):

@@ -306,7 +306,7 @@ pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
 /// it is not a result file.
 pub fn parse_results(path: &Path, file: &[u8]) -> Result<ResultFile, String> {
     let bytes = crate::rules::text::strip_bom(file);
-    let (whole, torn) = crate::files::whole_lines(bytes);
+    let whole = crate::files::whole_lines_of(path, bytes, "; --resume plays its game again");
     let mut out = Vec::new();
     let mut bad = Vec::new();
     for (n, raw) in whole.split(|&b| b == b'\n').enumerate() {
@@ -331,15 +331,12 @@ pub fn parse_results(path: &Path, file: &[u8]) -> Result<ResultFile, String> {
             bad[0]
         ));
     }
-    if !torn.trim_ascii().is_empty() {
-        bad.push(crate::files::torn_message(path, torn) + "; --resume plays its game again");
-    }
     for b in &bad {
         log::warn!("{b}");
     }
     Ok(ResultFile {
         records: out,
-        whole_len: (file.len() - torn.len()) as u64,
+        whole_len: (file.len() - bytes.len() + whole.len()) as u64,
     })
 }
 

@@ -60,10 +60,8 @@ pub(super) fn reconcile_ggf(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    let (whole, torn) = crate::files::whole_lines(&bytes);
-    if !torn.trim_ascii().is_empty() {
-        log::warn!("{}", crate::files::torn_message(&path, torn));
-    }
+    let whole = crate::files::whole_lines_of(&path, &bytes, "");
+    let torn = &bytes[whole.len()..];
     let text = String::from_utf8_lossy(whole).into_owned();
     type Key = (String, String, Position, Vec<crate::rules::square::Move>);
     let mut kept: Vec<(Key, String)> = Vec::new();

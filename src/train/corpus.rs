@@ -266,18 +266,8 @@ pub fn samples(corpus: &Corpus) -> Vec<Sample> {
             if pos.in_classic_opening() {
                 return;
             }
-            let score = match pos.side {
-                Color::Black => g.result,
-                Color::White => -g.result,
-            };
-            let empties = pos.empty_count();
-            let exact = empties <= corpus.header.exact;
-            out.push(Sample {
-                pos: *pos,
-                score: score as f32,
-                exact,
-                depth: if exact { empties } else { 0 },
-            });
+            let exact = pos.empty_count() <= corpus.header.exact;
+            out.push(Sample::of_game(*pos, g.result, exact));
         });
     }
     out

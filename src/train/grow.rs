@@ -336,33 +336,12 @@ mod tests {
             games,
             ..cfg.clone()
         };
-        run_corpus(
-            &shard(1, 3),
-            &header,
-            &eval,
-            Writer::lock(&split).unwrap(),
-            1,
-            &stop,
-        )
-        .unwrap();
-        run_corpus(
-            &shard(2, 6),
-            &header,
-            &eval,
-            Writer::lock(&split).unwrap(),
-            1,
-            &stop,
-        )
-        .unwrap();
-        run_corpus(
-            &shard(1, 6),
-            &header,
-            &eval,
-            Writer::lock(&split).unwrap(),
-            1,
-            &stop,
-        )
-        .unwrap();
+        let run = |c: &SelfplayConfig| {
+            run_corpus(c, &header, &eval, Writer::lock(&split).unwrap(), 1, &stop).unwrap()
+        };
+        run(&shard(1, 3));
+        run(&shard(2, 6));
+        run(&shard(1, 6));
         let read = |p: &Path| {
             let c = corpus::read(p).unwrap();
             assert!(c.skipped.is_empty(), "{:?}", c.skipped);

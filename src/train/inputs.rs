@@ -72,13 +72,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     let text = crate::rules::text::read_text(path)?;
     // A position file grows while self-play writes it: a torn last line is
     // skipped, not an error.
-    let (whole, torn) = crate::files::whole_lines(text.as_bytes());
-    if !torn.is_empty() {
-        eprintln!(
-            "mollett: warning: {}",
-            crate::files::torn_message(path, torn)
-        );
-    }
+    let whole = crate::files::whole_lines_of(path, text.as_bytes(), "");
     let text = &text[..whole.len()];
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {

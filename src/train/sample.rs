@@ -11,7 +11,7 @@
 //! (discs only, empties to nobody); `source` is `e` for an exact solve or
 //! `dN` for an N-ply search.
 
-use crate::rules::color::Variant;
+use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
 
 /// A labelled position.
@@ -26,6 +26,21 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// `pos` labelled with a game's result, black minus white (turned to
+    /// the side to move's view); `exact` when that result is perfect play's.
+    pub fn of_game(pos: Position, black_minus_white: i32, exact: bool) -> Sample {
+        let score = match pos.side {
+            Color::Black => black_minus_white,
+            Color::White => -black_minus_white,
+        };
+        Sample {
+            pos,
+            score: score as f32,
+            exact,
+            depth: if exact { pos.empty_count() } else { 0 },
+        }
+    }
+
     /// The line written to position files.
     pub fn to_line(&self) -> String {
         let source = if self.exact {
@@ -112,7 +127,6 @@ pub fn game_outcomes(samples: &[Sample]) -> Vec<Option<f32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::color::Color;
 
     #[test]
     fn sample_lines_round_trip() {

@@ -7,7 +7,6 @@
 //! --exact-only --min-empties 24 --max-empties 24` measures on those alone.
 
 use super::sample::Sample;
-use crate::rules::color::Color;
 use crate::rules::square::Square;
 use crate::rules::wthor::{self, WthorFile};
 use std::path::{Path, PathBuf};
@@ -23,24 +22,13 @@ pub fn samples(file: &WthorFile) -> Vec<Sample> {
     let mut out = Vec::new();
     for g in &file.games {
         g.replay(|pos, _| {
-            let empties = pos.empty_count();
-            let exact = empties == file.depth as u32;
+            let exact = pos.empty_count() == file.depth as u32;
             let black = if exact {
                 g.theoretical_result()
             } else {
                 g.result()
             };
-            let score = if pos.side == Color::Black {
-                black
-            } else {
-                -black
-            };
-            out.push(Sample {
-                pos: *pos,
-                score: score as f32,
-                exact,
-                depth: if exact { empties } else { 0 },
-            });
+            out.push(Sample::of_game(*pos, black, exact));
         });
     }
     out
@@ -157,6 +145,7 @@ pub fn held_out(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::color::Color;
 
     fn wthor_dir() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wthor")

@@ -145,15 +145,14 @@ impl TuneConfig {
     }
 }
 
-/// Iterations already in `out`, checked against this run's header.
-fn read_progress(cfg: &TuneConfig, out: &Path, bytes: &[u8]) -> Result<Vec<Iteration>, String> {
-    let (whole, torn) = crate::files::whole_lines(bytes);
-    if !torn.trim_ascii().is_empty() {
-        log::warn!(
-            "{}; the iteration is run again",
-            crate::files::torn_message(out, torn)
-        );
-    }
+/// Iterations already in `out`, checked against this run's header, and the
+/// length of its whole lines (a torn last line is cut off to it).
+fn read_progress(
+    cfg: &TuneConfig,
+    out: &Path,
+    bytes: &[u8],
+) -> Result<(Vec<Iteration>, u64), String> {
+    let whole = crate::files::whole_lines_of(out, bytes, "; the iteration is run again");
     let text = std::str::from_utf8(whole).map_err(|_| format!("{}: not UTF-8", out.display()))?;
     let mut lines = text.lines();
     if lines.next() != Some(cfg.header().as_str()) {
@@ -175,7 +174,7 @@ fn read_progress(cfg: &TuneConfig, out: &Path, bytes: &[u8]) -> Result<Vec<Itera
         }
         done.push(it);
     }
-    Ok(done)
+    Ok((done, whole.len() as u64))
 }
 
 /// Runs the iterations not yet in `cfg.out`. `abort` (Ctrl-C) drops the
@@ -204,12 +203,12 @@ pub fn run(cfg: &TuneConfig, abort: Arc<AtomicBool>) -> Result<TuneOutcome, Stri
         if bytes.is_empty() {
             file.append(&(cfg.header() + "\n"))?;
         } else {
-            let earlier = read_progress(cfg, out, &bytes)?;
+            let (earlier, whole_len) = read_progress(cfg, out, &bytes)?;
             if let Some(last) = earlier.last() {
                 theta = last.theta.clone();
                 done = last.iter;
             }
-            file.truncate(crate::files::whole_lines(&bytes).0.len() as u64)?;
+            file.truncate(whole_len)?;
         }
         progress = Some(file);
     }
