@@ -75,6 +75,7 @@ macro_rules! kernel {
         /// Many empties: table, cutoffs, sorted moves. `moves` are the legal moves of `p`.
         $(#[target_feature(enable = $feat)])?
         unsafe fn deep(w: &mut Worker<'_>, p: u64, o: u64, moves: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+            debug_assert!(alpha < beta, "an empty window ({alpha}, {beta})");
             if w.tick() {
                 return 0;
             }
@@ -232,8 +233,12 @@ macro_rules! kernel {
                     pool.retract(&sp);
                     let helper_nodes = pool.join(w, &sp);
                     w.merge_nodes(helper_nodes);
-                    // A stop caused by this split's own cutoff ends here.
-                    w.stopped = w.stopped && w.must_stop();
+                    // A stop caused by this split's own cutoff ends here. Any
+                    // other stop holds for us too, though we may not have
+                    // polled since: a helper that saw it first left its move
+                    // unsearched, and the node's value is not whole (FFO #37's
+                    // wrong move on four threads: that value was stored).
+                    w.stopped = w.must_stop();
                     if w.stopped {
                         return 0;
                     }
@@ -297,6 +302,9 @@ macro_rules! kernel {
         $(#[target_feature(enable = $feat)])?
         unsafe fn run_job(w: &mut Worker<'_>, job: &SplitJob) {
             participate(w, &job.sp, job.player, job.opponent, &job.moves, job.beta, job.empties);
+            // A share left unsearched must be for a reason that stops the
+            // poster too, or the poster would take the node's value as whole.
+            debug_assert!(!w.stopped || w.must_stop_all(), "a split point's move left unsearched");
         }
 
         /// One thread's share of a split node: takes the next move until none
@@ -326,6 +334,13 @@ macro_rules! kernel {
                 if v > alpha && v < beta && !w.stopped {
                     // Against the latest alpha: `v` only bounds the value from below.
                     let a = sp.state.lock().unwrap_or_else(|e| e.into_inner()).alpha;
+                    if a >= beta {
+                        // Another thread has cut this node off (before our next
+                        // poll would say so): a window of (a, beta) would be
+                        // empty, and a search of an empty window stores bounds
+                        // that do not hold (FFO #37's wrong move on four threads).
+                        return;
+                    }
                     v = -solve_child(w, cp, co, c.moves, -beta, -a.max(alpha), n - 1);
                 }
                 if w.stopped {

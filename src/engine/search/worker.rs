@@ -248,15 +248,22 @@ impl SplitPool {
 
     /// Runs a posted job on a thread that is waiting at a split point of its
     /// own, leaving its state as it was (its nodes go to the job's poster).
+    ///
+    /// The job runs without this thread's node budget (the wipe-out scan's,
+    /// or the caller's `nodes` limit): the budget is this thread's own, and
+    /// a share it stopped halfway would leave a move of the poster's node
+    /// unsearched while the poster, not stopped, took the node's value as whole.
     fn run_here(&self, w: &mut Worker<'_>, job: &SplitJob) {
         // The poll mark too: left past the job's nodes, the next check of
         // the clock would come that many nodes late.
         let (nodes, stopped, next_poll) = (w.nodes, w.stopped, w.next_poll);
         let splits = std::mem::replace(&mut w.splits, job.splits.clone());
+        let node_limit = w.node_limit.take();
         w.stopped = false;
         // SAFETY: `run` is the poster's kernel, which this CPU runs.
         unsafe { (job.run)(w, job) };
         let searched = w.nodes - nodes;
+        w.node_limit = node_limit;
         (w.nodes, w.stopped, w.next_poll, w.splits) = (nodes, stopped, next_poll, splits);
         // The job's polls added its nodes to `searched`, and with them those
         // of ours still pending before it: none is added twice.
@@ -407,10 +414,16 @@ impl<'a> Worker<'a> {
     /// Whether any stop condition holds now (the caller's flag, the main
     /// thread's end, the deadline, the node budget, a cutoff above us).
     pub fn must_stop(&self) -> bool {
+        self.must_stop_all() || self.node_limit.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// Whether a stop condition holds that also stops every thread
+    /// searching below this one's split points: all of [`Worker::must_stop`]
+    /// but the node budget, which is this thread's own.
+    pub fn must_stop_all(&self) -> bool {
         self.stop.load(Relaxed)
             || self.done.load(Relaxed)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.node_limit.is_some_and(|n| self.nodes >= n)
             || self.splits.iter().any(|s| s.cutoff.load(Relaxed))
     }
 
