@@ -244,7 +244,7 @@ impl Progress {
         let first = rows.next().unwrap_or("");
         if first != header {
             return Err(format!(
-                "{shown} was made by another run:\n  file: {first}\n  this run: {header}\ngive another --progress file"
+                "{shown} was made by another run ('{first}', this one is '{header}'): give another --progress file"
             ));
         }
         let lines = rows
