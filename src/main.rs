@@ -59,7 +59,7 @@ fn main() {
         Some(CliCommand::Train(args)) => args.run(),
         Some(CliCommand::Probcut(args)) => args.run().map(|report| print!("{report}")),
         Some(CliCommand::Evaltest(args)) => args.run().map(|report| print!("{report}")),
-        Some(CliCommand::Book(command)) => command.run(),
+        Some(CliCommand::Book(command)) => command.run(variant, ctrl_c_flag),
         Some(CliCommand::Swing(args)) => args.run().map(|report| print!("{report}")),
     };
     if let Err(e) = result {

@@ -1,8 +1,21 @@
 //! `mollett book ...`: the subcommands, and their runs; the work is
 //! `mollett::train::book`'s.
 
+use super::games::StopFlag;
+use super::parsers::parse_max_eval;
 use clap::Subcommand;
-use std::path::PathBuf;
+use mollett::tournament::types::parse_shard;
+use mollett::Variant;
+use std::path::{Path, PathBuf};
+
+/// `OUT.progress` beside `out`, unless a file was given.
+fn progress_file(given: Option<PathBuf>, out: &Path) -> PathBuf {
+    given.unwrap_or_else(|| {
+        let mut name = out.as_os_str().to_owned();
+        name.push(".progress");
+        PathBuf::from(name)
+    })
+}
 
 /// `mollett book ...`: every output is replaced whole.
 #[derive(Subcommand)]
@@ -27,20 +40,62 @@ pub enum BookCommand {
         #[arg(long)]
         out: PathBuf,
     },
-    /// A modern book of the WTHOR games (held-out 2018 skipped), each played move scored by search.
+    /// A book scored by search: of the WTHOR games' first plies (modern), or
+    /// of every position of the variant's first plies (no --wthor; --variant
+    /// classic covers every centre opening). Resumable: progress goes to a
+    /// file, one line per position, and a rerun scores only what it lacks.
     Build {
-        /// WTHOR files or folders of .wtb files (e.g. corpus/wthor).
-        #[arg(long, required = true)]
+        /// WTHOR files or folders of .wtb files (e.g. corpus/wthor); none: the rules' tree.
+        #[arg(long)]
         wthor: Vec<PathBuf>,
-        /// Positions of each game's first N plies (1 to 60).
+        /// Positions of the first N plies (1 to 60).
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=60))]
         plies: u64,
-        /// Depth of the search scoring each played move (1 to 60).
+        /// Depth of the search scoring each move (1 to 60).
         #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
+        /// Only the WTHOR positions played in at least N games.
+        #[arg(long, default_value_t = 1)]
+        min_games: u32,
         /// Search threads (1 to 256).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
+        /// Score slice i of n of the positions (position k belongs to shard k mod n + 1).
+        #[arg(long, default_value = "1/1", value_parser = parse_shard)]
+        shard: (usize, usize),
+        /// The progress file (default: OUT.progress).
+        #[arg(long)]
+        progress: Option<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Grow a book by deviation learning, then re-minimax its values. Resumable like build.
+    Learn {
+        input: PathBuf,
+        /// Depth of the search scoring each move (1 to 60).
+        #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Follow and add moves within this many discs of their position's best.
+        #[arg(long, default_value_t = 2.0, value_parser = parse_max_eval)]
+        max_error: f64,
+        /// ... whose line's errors from the start add up to at most this many discs.
+        #[arg(long, default_value_t = 6.0, value_parser = parse_max_eval)]
+        total_error: f64,
+        /// Add positions only within the first N plies (1 to 60).
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=60))]
+        plies: u64,
+        /// Rounds in all, those already in the progress file included.
+        #[arg(long, default_value_t = 1)]
+        rounds: u32,
+        /// Positions scored at most per round.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        positions: u64,
+        /// Search threads (1 to 256).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// The progress file (default: OUT.progress).
+        #[arg(long)]
+        progress: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -49,8 +104,9 @@ pub enum BookCommand {
 impl BookCommand {
     /// Runs the subcommand and prints its counts or report; outputs are
     /// replaced whole, inputs read whole and checked.
-    pub fn run(self) -> Result<(), String> {
+    pub fn run(self, variant: Variant, stop: StopFlag) -> Result<(), String> {
         use mollett::train::book::{self as b, BuildConfig};
+        use mollett::train::book_learn::{learn, LearnConfig};
         match self {
             BookCommand::ImportEdax { input, output } => {
                 let book = b::import_edax(&input)?;
@@ -77,18 +133,53 @@ impl BookCommand {
                 wthor,
                 plies,
                 depth,
+                min_games,
                 threads,
+                shard,
+                progress,
                 out,
             } => {
                 mollett::files::check_output(&out)?;
                 let cfg = BuildConfig {
+                    variant,
                     wthor,
                     plies: plies as usize,
                     depth,
+                    min_games,
                     threads: threads as usize,
+                    shard,
+                    progress: progress_file(progress, &out),
                 };
-                let (book, report) = b::build_from_wthor(&cfg)?;
+                let (book, report) = b::build(&cfg, &stop())?;
                 b::write(&out, &book)?;
+                println!("{report}");
+            }
+            BookCommand::Learn {
+                input,
+                depth,
+                max_error,
+                total_error,
+                plies,
+                rounds,
+                positions,
+                threads,
+                progress,
+                out,
+            } => {
+                mollett::files::check_output(&out)?;
+                let book = b::read(&input)?;
+                let cfg = LearnConfig {
+                    depth,
+                    max_error,
+                    total_error,
+                    plies: plies as usize,
+                    rounds,
+                    positions: positions as usize,
+                    threads: threads as usize,
+                    progress: progress_file(progress, &out),
+                };
+                let (learned, report) = learn(&book, &cfg, &stop())?;
+                b::write(&out, &learned)?;
                 println!("{report}");
             }
         }

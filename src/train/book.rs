@@ -3,48 +3,60 @@
 //! showing, checking, and Edax's `book.dat` in and out. The format and the
 //! lookup are the protocol layer's (`protocol::book`).
 
+use super::book_run::{self, Line, Progress, Scorer, Task};
 use super::wthor::WthorStarts;
-use crate::engine::search::{Engine, Limits, Settings};
 use crate::files;
 use crate::protocol::book::edax::{self, EdaxBook};
 use crate::protocol::book::format::map_square;
-use crate::protocol::book::{self, Book, BookMove, BookPosition, Key, EXACT};
+use crate::protocol::book::{self, Book, Key};
 use crate::rules::color::{Color, Variant};
 use crate::rules::moveline::parse_moves;
 use crate::rules::position::Position;
-use crate::rules::square::Square;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// What `book build` makes and how.
 #[derive(Clone, Debug)]
 pub struct BuildConfig {
-    /// WTHOR files or folders (a folder's held-out year is skipped).
+    pub variant: Variant,
+    /// WTHOR files or folders (a folder's held-out year is skipped); none:
+    /// every position the rules reach from the variant's start.
     pub wthor: Vec<PathBuf>,
-    /// Positions of the games' first `plies` plies.
+    /// Positions of the first `plies` plies.
     pub plies: usize,
-    /// Depth of the search scoring each played move.
+    /// Depth of the search scoring each move.
     pub depth: u32,
+    /// Only the WTHOR positions played in at least this many games.
+    pub min_games: u32,
     pub threads: usize,
+    /// Slice `i` of `n` (1-based): position `k` of the run's list is shard
+    /// `k mod n + 1`'s.
+    pub shard: (usize, usize),
+    /// The progress file, the run's source of truth (see `book_run`).
+    pub progress: PathBuf,
 }
 
 /// What a build did: printed by `book build`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildReport {
-    pub games: usize,
-    pub years: (u16, u16),
+    /// Where the positions came from, in words.
+    pub source: String,
     pub positions: usize,
     pub moves: usize,
+    /// Positions this run scored, and this shard's still unscored (stopped).
+    pub scored: usize,
+    pub missing: usize,
 }
 
 impl fmt::Display for BuildReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} positions, {} moves from {} games ({}-{})",
-            self.positions, self.moves, self.games, self.years.0, self.years.1
+            "{} positions, {} moves from {}; {} scored by this run, {} still to score",
+            self.positions, self.moves, self.source, self.scored, self.missing
         )
     }
 }
@@ -52,17 +64,15 @@ impl fmt::Display for BuildReport {
 /// A position of the games, in its canonical frame, with how often each
 /// (canonical) move was played there.
 struct Seen {
-    pos: Position,
     games: u32,
     moves: BTreeMap<u8, u32>,
 }
 
-/// A modern book of the WTHOR games' first `plies` plies: every position
-/// reached, each move played there scored by a search of depth `depth` of
-/// the position after it (negated to the mover's view).
-pub fn build_from_wthor(cfg: &BuildConfig) -> Result<(Book, BuildReport), String> {
-    if !(1..=60).contains(&cfg.plies) || !(1..=60).contains(&cfg.depth) {
-        return Err("book build: --plies and --depth must be 1 to 60".into());
+/// Every position of the WTHOR games' first `plies` plies, with each move
+/// played there and how often; and the source in words.
+fn wthor_tasks(cfg: &BuildConfig) -> Result<(Vec<Task>, String), String> {
+    if cfg.variant != Variant::Modern {
+        return Err("book build: --wthor games are modern; the classic book is built from the rules' tree (no --wthor)".into());
     }
     let starts = WthorStarts::load(&cfg.wthor, (0, 60))?;
     let mut seen: HashMap<Key, Seen> = HashMap::new();
@@ -74,11 +84,6 @@ pub fn build_from_wthor(cfg: &BuildConfig) -> Result<(Book, BuildReport), String
             }
             let (key, s) = book::key_of(&pos);
             let entry = seen.entry(key).or_insert_with(|| Seen {
-                pos: Position {
-                    player: key.player,
-                    opponent: key.opponent,
-                    ..pos
-                },
                 games: 0,
                 moves: BTreeMap::new(),
             });
@@ -90,80 +95,116 @@ pub fn build_from_wthor(cfg: &BuildConfig) -> Result<(Book, BuildReport), String
             pos = pos.play_unchecked(sq);
         }
     }
-    let settings = Settings {
-        threads: cfg.threads.max(1),
-        ..Settings::default()
-    };
-    let mut engine = Engine::try_new(settings)?;
-    let limits = Limits {
-        depth: Some(cfg.depth),
-        multi_pv: 1,
-        ..Limits::default()
-    };
-    let stop = AtomicBool::new(false);
-    let mut keys: Vec<&Key> = seen.keys().collect();
-    keys.sort();
-    let mut positions = Vec::with_capacity(keys.len());
-    for (i, key) in keys.into_iter().enumerate() {
-        let s = &seen[key];
-        let moves = s
-            .moves
-            .iter()
-            .map(|(&sq, &games)| {
-                let (value, depth) = score_move(&mut engine, &s.pos, sq, &limits, &stop);
-                BookMove {
-                    square: sq,
-                    value: (value * 100.0).round().clamp(-6400.0, 6400.0) as i16,
-                    depth,
-                    games,
-                    leaf: false,
-                }
-            })
-            .collect();
-        positions.push(BookPosition {
-            key: *key,
+    let tasks = seen
+        .into_iter()
+        .filter(|(_, s)| s.games >= cfg.min_games)
+        .map(|(key, s)| Task {
+            key,
             games: s.games,
-            moves,
-        });
-        if (i + 1) % 1000 == 0 {
-            log::info!("book build: {} of {} positions scored", i + 1, seen.len());
-        }
-    }
-    let book = Book::from_positions(Variant::Modern, positions);
-    let report = BuildReport {
-        games: starts.games.len(),
-        years: starts.years,
-        positions: book.len(),
-        moves: book.move_count(),
-    };
-    Ok((book, report))
+            moves: s.moves.into_iter().collect(),
+        })
+        .collect();
+    let (a, b) = starts.years;
+    Ok((tasks, format!("{} games ({a}-{b})", starts.games.len())))
 }
 
-/// The value of playing `sq` in `pos` for its mover, and the depth (or
-/// [`EXACT`]) of the search that gave it.
-fn score_move(
-    engine: &mut Engine,
-    pos: &Position,
-    sq: u8,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> (f64, u8) {
-    let next = pos.play_unchecked(Square::from_index(sq as u32));
-    if next.is_game_over() {
-        return (-next.final_score(false) as f64, EXACT);
+/// Every position the rules reach from the variant's start in fewer than
+/// `plies` plies (a forced pass is no ply), each with all its moves.
+fn tree_tasks(variant: Variant, plies: usize) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    let mut level = vec![Position::start(variant, Color::Black)];
+    for ply in 0..plies {
+        tasks.extend(level.iter().map(|p| book_run::task_of(p, 0)));
+        if ply + 1 == plies {
+            break;
+        }
+        let mut next: HashMap<Key, Position> = HashMap::new();
+        for pos in &level {
+            for mv in pos.legal_moves() {
+                if let Some((child, _)) = book_run::next_position(pos, mv) {
+                    next.entry(book::key_of(&child).0).or_insert(child);
+                }
+            }
+        }
+        level = next.into_values().collect();
     }
-    let (searched, sign) = if next.must_pass() {
-        (next.pass(), 1.0)
+    tasks
+}
+
+/// Discs on the board: the positions' order, shallowest first.
+fn discs(key: &Key) -> u32 {
+    (key.player | key.opponent).count_ones()
+}
+
+/// `book build`: scores this shard's positions that the progress file does
+/// not hold yet, one line each, until done or `stop`; then the book of
+/// every position in the file. Each position's moves are scored by a
+/// search of depth `depth` of the position after the move (negated to the
+/// mover's view), with the table cleared, so a resumed or sharded run
+/// scores exactly what one run would.
+pub fn build(cfg: &BuildConfig, stop: &AtomicBool) -> Result<(Book, BuildReport), String> {
+    if !(1..=60).contains(&cfg.plies) || !(1..=60).contains(&cfg.depth) {
+        return Err("book build: --plies and --depth must be 1 to 60".into());
+    }
+    let (si, sn) = cfg.shard;
+    if si == 0 || si > sn {
+        return Err("--shard i/n needs 1 <= i <= n".into());
+    }
+    let mut scorer = Scorer::new(cfg.variant, cfg.depth, cfg.threads)?;
+    let (mut tasks, source) = if cfg.wthor.is_empty() {
+        let what = format!("the {} tree", cfg.variant);
+        (tree_tasks(cfg.variant, cfg.plies), what)
     } else {
-        (next, -1.0)
+        wthor_tasks(cfg)?
     };
-    let r = engine.search(&searched, limits, stop);
-    let depth = if r.exact {
-        EXACT
-    } else {
-        r.depth.min(60) as u8
+    tasks.sort_by_key(|t| (discs(&t.key), std::cmp::Reverse(t.games), t.key));
+    let header = format!(
+        "mollett book build: variant={} source={source} plies={} depth={} min_games={}",
+        cfg.variant, cfg.plies, cfg.depth, cfg.min_games
+    );
+    let mut progress = Progress::open(&cfg.progress, &header)?;
+    let done: HashSet<Key> = progress.lines.iter().map(|l| l.position.key).collect();
+    let todo: Vec<&Task> = tasks
+        .iter()
+        .enumerate()
+        .filter(|(k, t)| k % sn == si - 1 && !done.contains(&t.key))
+        .map(|(_, t)| t)
+        .collect();
+    log::info!(
+        "book build: {}: {} positions in all, {} of this shard's to score",
+        cfg.progress.display(),
+        tasks.len(),
+        todo.len()
+    );
+    let start = Instant::now();
+    let mut last = start;
+    let mut scored = 0;
+    for task in &todo {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let position = scorer.score(task);
+        progress.append(Line { round: 0, position })?;
+        scored += 1;
+        if last.elapsed() >= Duration::from_secs(30) {
+            last = Instant::now();
+            let minutes = start.elapsed().as_secs_f64() / 60.0;
+            log::info!(
+                "book build: {scored} of {} scored, {:.1} positions a minute",
+                todo.len(),
+                scored as f64 / minutes
+            );
+        }
+    }
+    let book = book_run::book_of(cfg.variant, &progress.lines);
+    let report = BuildReport {
+        source,
+        positions: book.len(),
+        moves: book.move_count(),
+        scored,
+        missing: todo.len() - scored,
     };
-    (sign * r.score, depth)
+    Ok((book, report))
 }
 
 /// Reads a Mollett book (errors name the file).

@@ -4,6 +4,8 @@
 //! is one step; this one only names them and the library's entry points.
 
 pub mod book;
+pub mod book_learn;
+pub mod book_run;
 pub mod corpus;
 pub mod evaltest;
 pub mod fit;
