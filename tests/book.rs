@@ -8,31 +8,13 @@ use mollett::protocol::book::{self as book, Book};
 use mollett::{Color, Position, Variant};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
 
 const EDAX_BOOK: &[u8] = include_bytes!("data/edax/test-book.dat");
 
+use common::cli::{mollett, stdout};
+
 fn temp(test: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mollett-book-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn mollett(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mollett"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run mollett")
-}
-
-fn stdout(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
+    common::cli::temp("book", test, name)
 }
 
 /// Positions by board, each with its sorted links, leaf and level.

@@ -6,29 +6,12 @@ use mollett::protocol::book::{self as book, Book, BookMove, BookPosition, Key};
 use mollett::rules::square::Move;
 use mollett::{Color, Position, Variant};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+
+mod common;
+use common::cli::{mollett, stdout as ok};
 
 fn temp(test: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mollett-bookrun-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn mollett(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mollett"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run mollett")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8(o.stdout.clone()).unwrap()
+    common::cli::temp("bookrun", test, name)
 }
 
 fn s(p: &Path) -> &str {

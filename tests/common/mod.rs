@@ -2,6 +2,7 @@
 //! engine processes driven over GTP by the library's match runner.
 #![allow(dead_code, unused_imports)]
 
+pub mod cli;
 pub mod gtp;
 pub mod inproc;
 

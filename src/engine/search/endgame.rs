@@ -37,6 +37,18 @@ const STABILITY_THRESHOLD: [i32; 65] = [
     64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
 ];
 
+/// Stability: the opponent keeps its stable discs, which bounds our score
+/// from above; the bound when it fails low at `alpha` with `n` empties
+/// (tried only where alpha is high enough to make it likely).
+#[inline(always)]
+fn stability_cutoff(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[n as usize] {
+        return None;
+    }
+    let s = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (s <= alpha).then_some(s)
+}
+
 /// A move of the fast path's move list.
 #[derive(Clone, Copy)]
 struct Cand {
@@ -92,12 +104,8 @@ macro_rules! kernel {
                 }
                 return -deep(w, o, p, replies, -beta, -alpha, n);
             }
-            // Stability: the opponent keeps its stable discs, which bounds our score.
-            if alpha >= STABILITY_THRESHOLD[n as usize] {
-                let s = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-                if s <= alpha {
-                    return s;
-                }
+            if let Some(s) = stability_cutoff(p, o, alpha, n) {
+                return s;
             }
             let mut tt_move = 64u32;
             if use_tt {
@@ -375,13 +383,10 @@ macro_rules! kernel {
                 _ => {}
             }
             w.nodes += 1;
-            // The stability bound here too (from 4 empties, alpha 6): FFO
-            // #40-#49 on two threads 734M -> 613M nodes in the same time.
-            if alpha >= STABILITY_THRESHOLD[n as usize] {
-                let s = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-                if s <= alpha {
-                    return s;
-                }
+            // From 4 empties too: FFO #40-#49 on two threads 734M -> 613M
+            // nodes in the same time.
+            if let Some(s) = stability_cutoff(p, o, alpha, n) {
+                return s;
             }
             let odd = odd_quadrants(empties);
             let near = empties & neighbours(o);
