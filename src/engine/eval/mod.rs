@@ -84,5 +84,5 @@ impl std::fmt::Display for EvalKind {
 /// The learned pattern evaluation with the weights shipped in the binary
 /// (one set per variant).
 pub fn learned_evaluator() -> Box<dyn Evaluator> {
-    Box::new(pattern::EmbeddedEval::new().expect("the embedded weight files are valid"))
+    Box::new(pattern::EmbeddedEval::new())
 }
