@@ -1197,7 +1197,7 @@ proptest! {
         }
         bytes.extend(extra);
         if let Ok(w) = PatternWeights::from_bytes(&bytes) {
-            prop_assert_eq!(w.data.len(), w.stages * PatternWeights::per_stage());
+            prop_assert_eq!(w.data.len(), w.stages * w.per_stage());
         }
     }
 }

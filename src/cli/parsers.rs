@@ -1,10 +1,19 @@
 //! Value parsers shared by the subcommands' arguments.
 
+use mollett::engine::eval::pattern::{self, PatternSet};
 use mollett::engine::eval::EvalKind;
 
 /// `handcrafted`, `learned`, or a weight file (checked when given).
 pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
     EvalKind::from_name(s)
+}
+
+/// `--layout`: the name of a pattern layout (`v1`, `v2`).
+pub fn parse_layout(s: &str) -> Result<&'static PatternSet, String> {
+    pattern::layout(s).ok_or_else(|| {
+        let names: Vec<&str> = pattern::layout_names().collect();
+        format!("no layout '{s}' (layouts: {})", names.join(", "))
+    })
 }
 
 /// `--max-eval`: discs, 0 to 64.

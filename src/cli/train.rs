@@ -2,8 +2,9 @@
 //! the training code's configurations made of them, and the runs.
 
 use super::games::StopFlag;
-use super::parsers::{parse_eval, parse_plies};
+use super::parsers::{parse_eval, parse_layout, parse_plies};
 use clap::Args;
+use mollett::engine::eval::pattern::PatternSet;
 use mollett::engine::eval::EvalKind;
 use mollett::rules::Variant;
 use mollett::tournament::openings;
@@ -92,6 +93,10 @@ pub struct TrainArgs {
     /// Game stages (by discs on the board).
     #[arg(long, default_value_t = mollett::engine::eval::pattern::DEFAULT_STAGES)]
     pub stages: usize,
+    /// The pattern layout to fit: v1 (the shipped eleven patterns, 46
+    /// instances) or v2 (v1 and three ten-square shapes, 58 instances).
+    #[arg(long, default_value = "v1", value_parser = parse_layout)]
+    pub layout: &'static PatternSet,
     /// Adam step size (discs).
     #[arg(long, default_value_t = 0.02)]
     pub lr: f32,
@@ -245,6 +250,7 @@ impl SelfplayArgs {
 impl TrainArgs {
     pub fn config(&self) -> fit::FitConfig {
         fit::FitConfig {
+            set: self.layout,
             stages: self.stages,
             epochs: self.epochs,
             seed: self.seed,

@@ -1,7 +1,8 @@
 //! `mollett train`: least-squares fit of the pattern weights, one stage at a time.
 //!
-//! Each sample's prediction is the sum of its 46 pattern weights (shared by
-//! symmetry: the slot of each instance's configuration) and its global
+//! Each sample's prediction is the sum of its pattern weights, one per
+//! instance of the chosen layout (46 for `v1`; shared by symmetry: the slot
+//! of each instance's configuration) and its global
 //! features times their weights. Each stage is fitted by mini-batch Adam
 //! with L2 regularisation on its own samples plus, at a lower weight, those
 //! of the two neighbouring stages (so thin stages borrow from their
@@ -12,8 +13,8 @@ use super::inputs::{corpus_samples, read_samples, GameLimits};
 use super::sample::{game_outcomes, Sample};
 use super::wthor;
 use crate::engine::eval::pattern::{
-    global_features, instance_indices, pattern_set, stage_of, PatternWeights, GLOBALS, INSTANCES,
-    WEIGHT_SCALE,
+    global_features, instance_indices, pattern_set, stage_of, PatternSet, PatternWeights, GLOBALS,
+    MAX_INSTANCES, WEIGHT_SCALE,
 };
 use crate::rng::Rng;
 use std::time::Instant;
@@ -21,6 +22,8 @@ use std::time::Instant;
 /// Fitting parameters.
 #[derive(Clone, Debug)]
 pub struct FitConfig {
+    /// The patterns to fit (a layout: `pattern::layout`).
+    pub set: &'static PatternSet,
     pub stages: usize,
     pub epochs: usize,
     pub seed: u64,
@@ -44,6 +47,7 @@ pub struct FitConfig {
 impl Default for FitConfig {
     fn default() -> FitConfig {
         FitConfig {
+            set: pattern_set(),
             stages: crate::engine::eval::pattern::DEFAULT_STAGES,
             epochs: 20,
             seed: 1,
@@ -71,24 +75,41 @@ pub struct StageReport {
     pub held_out_mae: f64,
 }
 
-/// A sample as features.
+/// A sample as features; its weight slots, one per instance, are in
+/// [`Rows::slots`] (a flat array: a layout's instance count is known only at
+/// run time, and 26 M rows must not each own an allocation).
 struct Row {
-    slots: [u32; INSTANCES],
     globals: [f32; GLOBALS],
     label: f32,
     stage: u16,
     held_out: bool,
 }
 
-fn row(s: &Sample, label: f32, stages: usize, seed: u64, holdout: f64) -> Row {
-    let set = pattern_set();
-    let mut idx = [0u32; INSTANCES];
-    instance_indices(&s.pos, &mut idx);
-    let mut slots = [0u32; INSTANCES];
+/// The rows, with every row's slots laid end to end.
+struct Rows {
+    rows: Vec<Row>,
+    slots: Vec<u32>,
+    /// Slots per row: the layout's instances.
+    width: usize,
+}
+
+impl Rows {
+    #[inline]
+    fn slots(&self, i: usize) -> &[u32] {
+        &self.slots[i * self.width..(i + 1) * self.width]
+    }
+}
+
+/// Adds `s` to `rows`.
+fn push_row(rows: &mut Rows, set: &PatternSet, s: &Sample, label: f32, cfg: &FitConfig) {
+    let mut idx = [0u32; MAX_INSTANCES];
+    let n = set.instances.len();
+    instance_indices(set, &s.pos, &mut idx[..n]);
     for (k, inst) in set.instances.iter().enumerate() {
         let p = inst.pattern;
-        slots[k] = (set.slot_offset[p] + set.patterns[p].slot_of[idx[k] as usize] as usize) as u32;
+        rows.slots.push((set.slot_offset[p] + set.patterns[p].slot_of[idx[k] as usize] as usize) as u32);
     }
+    let (stages, seed, holdout) = (cfg.stages, cfg.seed, cfg.holdout);
     let g = global_features(&s.pos);
     let mut globals = [0f32; GLOBALS];
     for k in 0..GLOBALS {
@@ -96,19 +117,19 @@ fn row(s: &Sample, label: f32, stages: usize, seed: u64, holdout: f64) -> Row {
     }
     let discs = (s.pos.player | s.pos.opponent).count_ones();
     let h = Rng::new(s.pos.key() ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
-    Row {
-        slots,
+    rows.rows.push(Row {
         globals,
         label,
         stage: stage_of(discs, stages) as u16,
         held_out: (h % 1_000_000) as f64 / 1e6 < holdout,
-    }
+    });
 }
 
 #[inline]
-fn predict(w: &[f32], r: &Row, gbase: usize) -> f32 {
+fn predict(w: &[f32], rows: &Rows, i: usize, gbase: usize) -> f32 {
+    let r = &rows.rows[i];
     let mut p = 0.0;
-    for &s in &r.slots {
+    for &s in rows.slots(i) {
         p += w[s as usize];
     }
     for k in 0..GLOBALS {
@@ -117,12 +138,12 @@ fn predict(w: &[f32], r: &Row, gbase: usize) -> f32 {
     p
 }
 
-fn mae(w: &[f32], rows: &[Row], sel: &[usize], gbase: usize) -> f64 {
+fn mae(w: &[f32], rows: &Rows, sel: &[usize], gbase: usize) -> f64 {
     if sel.is_empty() {
         return f64::NAN;
     }
     sel.iter()
-        .map(|&i| (predict(w, &rows[i], gbase) - rows[i].label).abs() as f64)
+        .map(|&i| (predict(w, rows, i, gbase) - rows.rows[i].label).abs() as f64)
         .sum::<f64>()
         / sel.len() as f64
 }
@@ -138,29 +159,32 @@ pub fn stage_discs(stage: usize, stages: usize) -> (u32, u32) {
 pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageReport>) {
     let t0 = Instant::now();
     let outcomes = game_outcomes(samples);
-    let rows: Vec<Row> = samples
-        .iter()
-        .zip(&outcomes)
-        .filter(|(s, _)| !s.pos.in_classic_opening())
-        .map(|(s, o)| {
-            let label = match o {
-                Some(o) if !s.exact => {
-                    (1.0 - cfg.outcome_weight) * s.score + cfg.outcome_weight * o
-                }
-                _ => s.score,
-            };
-            row(s, label, cfg.stages, cfg.seed, cfg.holdout)
-        })
-        .collect();
+    let set = cfg.set;
+    let mut rows = Rows {
+        rows: Vec::new(),
+        slots: Vec::new(),
+        width: set.instances.len(),
+    };
+    for (s, o) in samples.iter().zip(&outcomes) {
+        if s.pos.in_classic_opening() {
+            continue;
+        }
+        let label = match o {
+            Some(o) if !s.exact => (1.0 - cfg.outcome_weight) * s.score + cfg.outcome_weight * o,
+            _ => s.score,
+        };
+        push_row(&mut rows, set, s, label, cfg);
+    }
     if cfg.progress {
         eprintln!(
-            "train: {} samples as features in {:.1} s",
-            rows.len(),
+            "train: {} samples as features ({} layout) in {:.1} s",
+            rows.rows.len(),
+            set.name,
             t0.elapsed().as_secs_f64()
         );
     }
-    let per = PatternWeights::per_stage();
-    let gbase = pattern_set().slots_per_stage;
+    let per = set.weights_per_stage();
+    let gbase = set.slots_per_stage;
     let mut all = vec![0f32; cfg.stages * per];
     let mut reports = Vec::new();
     let mut rng = Rng::new(cfg.seed);
@@ -175,7 +199,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
         let ts = Instant::now();
         let mut train: Vec<(usize, f32)> = Vec::new();
         let (mut own_train, mut own_test) = (Vec::new(), Vec::new());
-        for (i, r) in rows.iter().enumerate() {
+        for (i, r) in rows.rows.iter().enumerate() {
             let d = (r.stage as i64 - s as i64).abs();
             if r.held_out {
                 if d == 0 {
@@ -199,9 +223,9 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
             let lr = cfg.lr * (1.0 - 0.9 * epoch as f32 / cfg.epochs.max(1) as f32);
             for chunk in train.chunks(cfg.batch.max(1)) {
                 for &(i, sw) in chunk {
-                    let r = &rows[i];
-                    let g = 2.0 * sw * (predict(&w, r, gbase) - r.label);
-                    for &sl in &r.slots {
+                    let r = &rows.rows[i];
+                    let g = 2.0 * sw * (predict(&w, &rows, i, gbase) - r.label);
+                    for &sl in rows.slots(i) {
                         let sl = sl as usize;
                         if !touched_flag[sl] {
                             touched_flag[sl] = true;
@@ -262,6 +286,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
         .collect();
     (
         PatternWeights {
+            set,
             stages: cfg.stages,
             data,
         },

@@ -4,7 +4,7 @@
 //! in `crate::rules::cpu`.
 
 use super::features::global_features_with;
-use super::set::{pattern_set, stage_of, Lookup, GLOBALS};
+use super::set::{stage_of, Lookup, PatternSet, GLOBALS};
 use crate::rules::position::Position;
 use std::arch::x86_64::_pext_u64;
 
@@ -31,8 +31,7 @@ unsafe fn index(digits: &[u16], l: &Lookup, player: u64, opponent: u64) -> usize
 /// # Safety
 /// The CPU must support BMI2 (callers check `crate::rules::cpu::has_fast_bits`).
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-pub unsafe fn instance_indices(pos: &Position, out: &mut [u32]) {
-    let set = pattern_set();
+pub unsafe fn instance_indices(set: &PatternSet, pos: &Position, out: &mut [u32]) {
     for (l, o) in set.lookups.iter().zip(out.iter_mut()) {
         *o = index(&set.digit_values, l, pos.player, pos.opponent) as u32;
     }
@@ -42,6 +41,7 @@ pub unsafe fn instance_indices(pos: &Position, out: &mut [u32]) {
 /// tables and the global weights (`PatternEval`'s fields, lent).
 #[derive(Clone, Copy)]
 pub struct Weights<'a> {
+    pub set: &'a PatternSet,
     pub stages: usize,
     pub tables: &'a [i16],
     pub globals: &'a [i16],
@@ -55,11 +55,11 @@ pub struct Weights<'a> {
 #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
 pub unsafe fn raw(weights: Weights<'_>, pos: &Position) -> i32 {
     let Weights {
+        set,
         stages,
         tables,
         globals,
     } = weights;
-    let set = pattern_set();
     let discs = (pos.player | pos.opponent).count_ones();
     let s = stage_of(discs, stages);
     let table = &tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];

@@ -2,7 +2,7 @@
 //! index square by square (the BMI2 way is in `fast`), the global features,
 //! and the ternary board.
 
-use super::set::{pattern_set, GLOBALS};
+use super::set::{PatternSet, GLOBALS};
 use crate::rules::color::Variant;
 use crate::rules::geometry::neighbours;
 use crate::rules::position::Position;
@@ -19,9 +19,9 @@ pub(super) fn ternary_board(pos: &Position) -> [u8; 64] {
 }
 
 /// [`super::instance_indices`] square by square, for CPUs without BMI2.
-pub(super) fn instance_indices_portable(pos: &Position, out: &mut [u32]) {
+pub(super) fn instance_indices_portable(set: &PatternSet, pos: &Position, out: &mut [u32]) {
     let t = ternary_board(pos);
-    for (inst, o) in pattern_set().instances.iter().zip(out.iter_mut()) {
+    for (inst, o) in set.instances.iter().zip(out.iter_mut()) {
         let mut idx = 0u32;
         for &sq in &inst.squares[..inst.len] {
             idx = idx * 3 + t[sq as usize] as u32;

@@ -16,6 +16,12 @@
 //! stored in a small binary file (see [`PatternWeights::to_bytes`]); the shipped set
 //! is embedded in the binary.
 //!
+//! Those 46 instances are layout `v1`, the shipped weights' shape. A layout
+//! is a list of base patterns ([`layout`]); `v2` adds three ten-square
+//! shapes (58 instances). A weight file names its layout by the checksum of
+//! its definitions, and an evaluation reads the layout its weights were
+//! fitted for (`mollett train --layout`).
+//!
 //! Here: [`PatternEval`], the evaluator, and [`instance_indices`]. The
 //! pattern set, its definitions and the stages are in `set`, what is read
 //! off a position (instance indices, global features) in `features`, the
@@ -30,8 +36,8 @@ mod weights;
 
 pub use features::global_features;
 pub use set::{
-    pattern_set, stage_of, Instance, Pattern, PatternSet, DEFAULT_STAGES, GLOBALS, GLOBAL_NAMES,
-    INSTANCES, WEIGHT_SCALE,
+    layout, layout_names, pattern_set, stage_of, Instance, Pattern, PatternSet, DEFAULT_STAGES,
+    GLOBALS, GLOBAL_NAMES, MAX_INSTANCES, WEIGHT_SCALE,
 };
 pub use weights::{
     PatternWeights, WeightError, EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS, MAGIC, VERSION,
@@ -45,21 +51,23 @@ use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// Configuration index of each instance (into its pattern's `3^len` table).
+/// Configuration index of each of `set`'s instances (into its pattern's `3^len` table).
 #[inline]
-pub fn instance_indices(pos: &Position, out: &mut [u32]) {
+pub fn instance_indices(set: &PatternSet, pos: &Position, out: &mut [u32]) {
     #[cfg(target_arch = "x86_64")]
     if crate::rules::cpu::has_fast_bits() {
         // SAFETY: the CPU supports the features `fast::instance_indices` is compiled for.
-        unsafe { fast::instance_indices(pos, out) };
+        unsafe { fast::instance_indices(set, pos, out) };
         return;
     }
-    instance_indices_portable(pos, out);
+    instance_indices_portable(set, pos, out);
 }
 
 /// The pattern evaluator: expanded tables, one lookup per instance.
 #[derive(Clone)]
 pub struct PatternEval {
+    /// The layout the weights are for.
+    set: &'static PatternSet,
     stages: usize,
     /// `stages * full_per_stage` configuration weights.
     tables: Vec<i16>,
@@ -73,6 +81,7 @@ impl PatternEval {
     /// The weights as the `fast` kernel reads them.
     fn fast_weights(&self) -> fast::Weights<'_> {
         fast::Weights {
+            set: self.set,
             stages: self.stages,
             tables: &self.tables,
             globals: &self.globals,
@@ -82,15 +91,15 @@ impl PatternEval {
 
 impl fmt::Debug for PatternEval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PatternEval {{ stages: {} }}", self.stages)
+        write!(f, "PatternEval {{ layout: {}, stages: {} }}", self.set.name, self.stages)
     }
 }
 
 impl PatternEval {
     /// Expands compact weights into lookup tables.
     pub fn new(w: &PatternWeights) -> PatternEval {
-        let set = pattern_set();
-        let per = PatternWeights::per_stage();
+        let set = w.set;
+        let per = w.per_stage();
         let mut tables = vec![0i16; w.stages * set.full_per_stage];
         let mut globals = vec![0i16; w.stages * GLOBALS];
         for s in 0..w.stages {
@@ -106,6 +115,7 @@ impl PatternEval {
             globals[s * GLOBALS..(s + 1) * GLOBALS].copy_from_slice(&src[set.slots_per_stage..]);
         }
         PatternEval {
+            set,
             stages: w.stages,
             tables,
             globals,
@@ -145,7 +155,7 @@ impl PatternEval {
     /// [`PatternEval::raw`] square by square, for CPUs without BMI2 (and the
     /// reference the fast path is tested against).
     fn raw_portable(&self, pos: &Position) -> i32 {
-        let set = pattern_set();
+        let set = self.set;
         let discs = (pos.player | pos.opponent).count_ones();
         let s = stage_of(discs, self.stages);
         let table = &self.tables[s * set.full_per_stage..(s + 1) * set.full_per_stage];
@@ -267,7 +277,11 @@ mod tests {
     }
 
     pub(super) fn random_weights(stages: usize, seed: u64) -> PatternWeights {
-        let mut w = PatternWeights::zeros(stages);
+        random_weights_for(pattern_set(), stages, seed)
+    }
+
+    fn random_weights_for(set: &'static PatternSet, stages: usize, seed: u64) -> PatternWeights {
+        let mut w = PatternWeights::zeros_for(set, stages);
         let mut x = seed | 1;
         for v in w.data.iter_mut() {
             x ^= x << 13;
@@ -284,7 +298,14 @@ mod tests {
 
     #[test]
     fn evaluation_is_invariant_under_the_eight_symmetries() {
-        let eval = PatternEval::new(&random_weights(DEFAULT_STAGES, 7));
+        for name in layout_names() {
+            let set = layout(name).expect("a layout");
+            let eval = PatternEval::new(&random_weights_for(set, DEFAULT_STAGES, 7));
+            invariant_under_symmetries(&eval);
+        }
+    }
+
+    fn invariant_under_symmetries(eval: &PatternEval) {
         for seed in 1..40 {
             for variant in [Variant::Modern, Variant::Classic] {
                 let pos = random_position(seed, variant);
@@ -360,6 +381,7 @@ mod tests {
             PatternEval::embedded(Variant::Classic).expect("embedded weights load"),
             PatternEval::new(&random_weights(DEFAULT_STAGES, 11)),
             PatternEval::new(&random_weights(4, 5)),
+            PatternEval::new(&random_weights_for(layout("v2").expect("v2"), 3, 9)),
         ];
         let positions = comparison_positions();
         assert_eq!(positions.len(), 6500);
@@ -395,23 +417,30 @@ mod tests {
 
     #[test]
     fn fast_indices_and_globals_match_the_portable_ones() {
+        for name in layout_names() {
+            indices_and_globals_match(layout(name).expect("a layout"));
+        }
+    }
+
+    fn indices_and_globals_match(set: &PatternSet) {
         let positions = comparison_positions();
+        let n = set.instances.len();
         for pos in &positions {
-            let mut expect = [0u32; INSTANCES];
-            instance_indices_portable(pos, &mut expect);
-            let mut got = [u32::MAX; INSTANCES];
-            instance_indices(pos, &mut got);
-            assert_eq!(got, expect, "{}", pos.to_obf());
+            let mut expect = [0u32; MAX_INSTANCES];
+            instance_indices_portable(set, pos, &mut expect[..n]);
+            let mut got = [u32::MAX; MAX_INSTANCES];
+            instance_indices(set, pos, &mut got[..n]);
+            assert_eq!(got[..n], expect[..n], "{}", pos.to_obf());
             let globals = global_features(pos);
             // The reference: mobility through `Position::moves`.
             let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
             assert_eq!(globals[0], mobility, "{}", pos.to_obf());
             #[cfg(target_arch = "x86_64")]
             if crate::rules::cpu::has_fast_bits() {
-                let mut fast = [u32::MAX; INSTANCES];
+                let mut fast = [u32::MAX; MAX_INSTANCES];
                 // SAFETY: the CPU has the features (checked above).
-                unsafe { fast::instance_indices(pos, &mut fast) };
-                assert_eq!(fast, expect, "{}", pos.to_obf());
+                unsafe { fast::instance_indices(set, pos, &mut fast[..n]) };
+                assert_eq!(fast[..n], expect[..n], "{}", pos.to_obf());
                 // SAFETY: as above.
                 assert_eq!(
                     unsafe { features::global_features_with::<true>(pos) },
@@ -421,7 +450,6 @@ mod tests {
         }
         // Every pext gather value maps to its digit-order index: all 2^len
         // player subsets of every instance, against the ternary board.
-        let set = pattern_set();
         for (k, inst) in set.instances.iter().enumerate() {
             let l = &set.lookups[k];
             assert_eq!(l.mask.count_ones() as usize, inst.len);
@@ -440,8 +468,8 @@ mod tests {
                     opponent: l.mask & !bits,
                     ..Position::start(Variant::Modern, Color::Black)
                 };
-                let mut expect = [0u32; INSTANCES];
-                instance_indices_portable(&pos, &mut expect);
+                let mut expect = [0u32; MAX_INSTANCES];
+                instance_indices_portable(set, &pos, &mut expect[..n]);
                 let got = set.digit_values[l.digits as usize + v as usize] as u32
                     + 2 * set.digit_values[l.digits as usize + (v ^ ((1 << inst.len) - 1)) as usize]
                         as u32;
@@ -490,8 +518,9 @@ mod tests {
             assert_eq!(modern.order_evaluate(&pos), modern.evaluate(&pos));
         }
         let extreme = PatternEval::new(&PatternWeights {
+            set: pattern_set(),
             stages: 1,
-            data: vec![i16::MAX; PatternWeights::per_stage()],
+            data: vec![i16::MAX; pattern_set().weights_per_stage()],
         });
         let start = Position::start(Variant::Modern, Color::Black);
         assert_eq!(extreme.evaluate(&start), EVAL_LIMIT);

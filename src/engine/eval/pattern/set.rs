@@ -14,8 +14,11 @@ pub const DEFAULT_STAGES: usize = 15;
 /// definitions: the checksum covers it).
 pub const WEIGHT_SCALE: i32 = 256;
 
-/// The base patterns: a name and squares as `(column, row)`, a1 = (0, 0).
-const BASE_PATTERNS: [(&str, &[(u8, u8)]); 11] = [
+/// A base pattern: a name and squares as `(column, row)`, a1 = (0, 0).
+type BasePattern = (&'static str, &'static [(u8, u8)]);
+
+/// The eleven base patterns of layout `v1` (46 instances).
+const ELEVEN: [BasePattern; 11] = [
     (
         "edge+2x",
         &[
@@ -121,6 +124,51 @@ const BASE_PATTERNS: [(&str, &[(u8, u8)]); 11] = [
     ("diag4", &[(4, 0), (5, 1), (6, 2), (7, 3)]),
 ];
 
+/// The ten-square shapes that Egaroucid's and Edax's evaluations have and
+/// `v1` lacks (issue 29): the corner triangle, the edge with a block
+/// (Edax's "corner + block"), and the cross of the corner's three diagonals.
+const TEN_SQUARE: [BasePattern; 3] = [
+    (
+        "triangle",
+        &[(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (0, 3)],
+    ),
+    (
+        "corner+block",
+        &[(0, 0), (2, 0), (3, 0), (4, 0), (5, 0), (7, 0), (2, 1), (3, 1), (4, 1), (5, 1)],
+    ),
+    (
+        "cross",
+        &[(0, 0), (1, 1), (2, 2), (3, 3), (1, 0), (2, 1), (3, 2), (0, 1), (1, 2), (2, 3)],
+    ),
+];
+
+/// An evaluation's shape: the base patterns it reads, by name. A weight
+/// file is made for one layout (its checksum says which).
+#[derive(Clone, Copy)]
+pub struct Layout {
+    pub name: &'static str,
+    /// The base patterns, in weight order: the parts one after another.
+    parts: &'static [&'static [BasePattern]],
+}
+
+impl Layout {
+    fn patterns(&self) -> impl Iterator<Item = &'static BasePattern> {
+        self.parts.iter().flat_map(|p| p.iter())
+    }
+}
+
+/// Every layout, the default (the shipped weights') first.
+pub const LAYOUTS: [Layout; 2] = [
+    Layout {
+        name: "v1",
+        parts: &[&ELEVEN],
+    },
+    Layout {
+        name: "v2",
+        parts: &[&ELEVEN, &TEN_SQUARE],
+    },
+];
+
 /// Names of the global features, in weight order.
 pub const GLOBAL_NAMES: [&str; 7] = [
     "mobility",
@@ -137,8 +185,8 @@ pub const GLOBALS: usize = GLOBAL_NAMES.len();
 /// Longest pattern.
 const MAX_LEN: usize = 10;
 
-/// Pattern instances on the board (the symmetric images of the base patterns).
-pub const INSTANCES: usize = 46;
+/// Most pattern instances of any layout (the symmetric images of its base patterns).
+pub const MAX_INSTANCES: usize = 64;
 
 /// One base pattern with everything derived from it.
 pub struct Pattern {
@@ -175,8 +223,10 @@ pub(super) struct Lookup {
     pub(super) table: u32,
 }
 
-/// All patterns and instances, built once.
+/// A layout's patterns and instances, built once.
 pub struct PatternSet {
+    /// The layout's name.
+    pub name: &'static str,
     pub patterns: Vec<Pattern>,
     pub instances: Vec<Instance>,
     /// Offset of each pattern in a stage's expanded table (configurations).
@@ -207,17 +257,30 @@ fn encode(digits: &[u8]) -> usize {
     digits.iter().fold(0, |acc, &d| acc * 3 + d as usize)
 }
 
-fn build() -> PatternSet {
-    let mut patterns = Vec::new();
-    let mut instances = Vec::new();
+/// The checksum of a layout's definitions (its patterns' names and
+/// squares, the global features, the weight scale): what a weight file
+/// stores, computed without building the set.
+fn checksum(layout: &Layout) -> u64 {
     let mut hash = Fnv::new();
     hash.write(b"mollett-patterns-v1");
     hash.write(&(WEIGHT_SCALE as u32).to_le_bytes());
-    for (p, &(name, coords)) in BASE_PATTERNS.iter().enumerate() {
+    for &(name, coords) in layout.patterns() {
         let base: Vec<u8> = coords.iter().map(|&(c, r)| r * 8 + c).collect();
-        let len = base.len();
         hash.write(name.as_bytes());
         hash.write(&base);
+    }
+    for g in GLOBAL_NAMES {
+        hash.write(g.as_bytes());
+    }
+    hash.finish()
+}
+
+fn build(layout: &Layout) -> PatternSet {
+    let mut patterns = Vec::new();
+    let mut instances = Vec::new();
+    for (p, &(name, coords)) in layout.patterns().enumerate() {
+        let base: Vec<u8> = coords.iter().map(|&(c, r)| r * 8 + c).collect();
+        let len = base.len();
         let mut sorted_base = base.clone();
         sorted_base.sort_unstable();
         // Instances: distinct square sets among the 8 images; permutations:
@@ -288,10 +351,7 @@ fn build() -> PatternSet {
             slots: slots as usize,
         });
     }
-    assert_eq!(instances.len(), INSTANCES);
-    for g in GLOBAL_NAMES {
-        hash.write(g.as_bytes());
-    }
+    assert!(instances.len() <= MAX_INSTANCES);
     let mut full_offset = Vec::new();
     let mut slot_offset = Vec::new();
     let (mut full, mut slots) = (0, 0);
@@ -327,13 +387,14 @@ fn build() -> PatternSet {
         }
     }
     PatternSet {
+        name: layout.name,
         patterns,
         instances,
         full_offset,
         full_per_stage: full,
         slot_offset,
         slots_per_stage: slots,
-        checksum: hash.finish(),
+        checksum: checksum(layout),
         digit_values,
         lookups,
     }
@@ -356,10 +417,52 @@ impl Fnv {
     }
 }
 
-/// The pattern definitions (built on first use, a few milliseconds).
+impl PatternSet {
+    /// Weights per stage in a file: pattern slots plus globals.
+    pub fn weights_per_stage(&self) -> usize {
+        self.slots_per_stage + GLOBALS
+    }
+}
+
+impl PartialEq for PatternSet {
+    fn eq(&self, other: &PatternSet) -> bool {
+        self.checksum == other.checksum
+    }
+}
+
+impl Eq for PatternSet {}
+
+impl std::fmt::Debug for PatternSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PatternSet({}, {} instances)", self.name, self.instances.len())
+    }
+}
+
+/// Each layout's set, built on first use (a few milliseconds).
+static SETS: [OnceLock<PatternSet>; LAYOUTS.len()] = [const { OnceLock::new() }; LAYOUTS.len()];
+
+fn set_at(i: usize) -> &'static PatternSet {
+    SETS[i].get_or_init(|| build(&LAYOUTS[i]))
+}
+
+/// The default layout's pattern set (the one the shipped weights use).
 pub fn pattern_set() -> &'static PatternSet {
-    static SET: OnceLock<PatternSet> = OnceLock::new();
-    SET.get_or_init(build)
+    set_at(0)
+}
+
+/// The pattern set of the layout named `name` (`v1`, `v2`).
+pub fn layout(name: &str) -> Option<&'static PatternSet> {
+    LAYOUTS.iter().position(|l| l.name == name).map(set_at)
+}
+
+/// The names of the layouts, the default first.
+pub fn layout_names() -> impl Iterator<Item = &'static str> {
+    LAYOUTS.iter().map(|l| l.name)
+}
+
+/// The pattern set whose definitions have this checksum (a weight file's).
+pub fn set_with_checksum(sum: u64) -> Option<&'static PatternSet> {
+    LAYOUTS.iter().position(|l| checksum(l) == sum).map(set_at)
 }
 
 /// Stage of a position with `discs` on the board, among `stages`.
@@ -377,13 +480,23 @@ mod tests {
     fn pattern_set_has_46_instances_covering_the_board() {
         let set = pattern_set();
         assert_eq!(set.instances.len(), 46);
-        let mut covered = 0u64;
-        for i in &set.instances {
-            for &sq in &i.squares[..i.len] {
-                covered |= 1 << sq;
+        for name in layout_names() {
+            let set = layout(name).expect("a layout");
+            let mut covered = 0u64;
+            for i in &set.instances {
+                for &sq in &i.squares[..i.len] {
+                    covered |= 1 << sq;
+                }
             }
+            assert_eq!(covered, u64::MAX, "{name} covers the board");
+            assert_eq!(set_with_checksum(set.checksum), Some(set));
         }
-        assert_eq!(covered, u64::MAX);
+        // The ten-square shapes: triangle and cross are symmetric about the
+        // diagonal, corner + block about the column axis: 4 instances each.
+        assert_eq!(layout("v2").expect("v2").instances.len(), 46 + 12);
+        // The weights a stage that docs/training.md quotes.
+        assert_eq!(pattern_set().weights_per_stage(), 113_884);
+        assert_eq!(layout("v2").expect("v2").weights_per_stage(), 204_037);
         // The edge pattern's mirror halves its table (plus palindromes).
         let edge = &set.patterns[0];
         assert_eq!(edge.slots, (59049 + 243) / 2);

@@ -2,7 +2,7 @@
 //! the checksum of the pattern definitions they were made for), and the set
 //! shipped in the binary.
 
-use super::set::{pattern_set, GLOBALS};
+use super::set::{pattern_set, set_with_checksum, PatternSet};
 use std::fmt;
 use std::path::Path;
 
@@ -29,23 +29,33 @@ const ENC_ZERO_RUNS: u32 = 1;
 const ZERO_RUN: i16 = i16::MIN;
 const HEADER_LEN: usize = 8 + 4 * 4 + 8;
 
-/// Compact quantised weights: per stage, each pattern's slots then the globals.
+/// Compact quantised weights for one layout's patterns: per stage, each
+/// pattern's slots then the globals.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternWeights {
+    /// The layout the weights are for.
+    pub set: &'static PatternSet,
     pub stages: usize,
     pub data: Vec<i16>,
 }
 
 impl PatternWeights {
-    /// PatternWeights per stage: pattern slots plus globals.
-    pub fn per_stage() -> usize {
-        pattern_set().slots_per_stage + GLOBALS
+    /// Weights per stage: pattern slots plus globals.
+    pub fn per_stage(&self) -> usize {
+        self.set.weights_per_stage()
     }
 
+    /// All-zero weights for the default layout.
     pub fn zeros(stages: usize) -> PatternWeights {
+        PatternWeights::zeros_for(pattern_set(), stages)
+    }
+
+    /// All-zero weights for `set`'s layout.
+    pub fn zeros_for(set: &'static PatternSet, stages: usize) -> PatternWeights {
         PatternWeights {
+            set,
             stages,
-            data: vec![0; stages * PatternWeights::per_stage()],
+            data: vec![0; stages * set.weights_per_stage()],
         }
     }
 
@@ -58,9 +68,9 @@ impl PatternWeights {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.stages as u32).to_le_bytes());
-        out.extend_from_slice(&(PatternWeights::per_stage() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.per_stage() as u32).to_le_bytes());
         out.extend_from_slice(&ENC_ZERO_RUNS.to_le_bytes());
-        out.extend_from_slice(&pattern_set().checksum.to_le_bytes());
+        out.extend_from_slice(&self.set.checksum.to_le_bytes());
         let mut i = 0;
         while i < self.data.len() {
             let w = self.data[i];
@@ -94,9 +104,10 @@ impl PatternWeights {
         let per_stage = u32_at(16) as usize;
         let encoding = u32_at(20);
         let checksum = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-        if checksum != pattern_set().checksum || per_stage != PatternWeights::per_stage() {
-            return err("weight file was made for other patterns (checksum mismatch)");
-        }
+        let set = match set_with_checksum(checksum) {
+            Some(set) if per_stage == set.weights_per_stage() => set,
+            _ => return err("weight file was made for other patterns (checksum mismatch)"),
+        };
         if stages == 0 || stages > 60 {
             return err("weight file stage count must be 1 to 60");
         }
@@ -132,7 +143,7 @@ impl PatternWeights {
         if data.len() != total {
             return err("weight file has the wrong number of weights");
         }
-        Ok(PatternWeights { stages, data })
+        Ok(PatternWeights { set, stages, data })
     }
 
     /// Reads a weight file.
