@@ -342,7 +342,17 @@ fn train_fits_either_layout_and_evaltest_reads_what_it_wrote() {
     let dir = temp("layout", "unused", b"");
     assert_refused(
         &["train", wthor, "--layout", "v9", "--out", "w.bin"],
-        "no layout 'v9' (layouts: v1, v2)",
+        "no layout 'v9' (layouts: v1, v2, o1)",
+    );
+    assert_refused(
+        &["train", wthor, "--min-empties", "20", "--max-empties", "10"],
+        "--min-empties 20 is above --max-empties 10",
+    );
+    // A tournament game's only exact label is at 24 empties.
+    let none = ["--exact-only", "--min-empties", "10", "--max-empties", "12"];
+    assert_refused(
+        &[&["train", wthor, "--out", "w.bin"][..], &none[..]].concat(),
+        "no positions to train on among the chosen empties",
     );
     let mut errors = Vec::new();
     for layout in ["v1", "v2"] {

@@ -94,7 +94,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = mollett::engine::eval::pattern::DEFAULT_STAGES)]
     pub stages: usize,
     /// The pattern layout to fit: v1 (the shipped eleven patterns, 46
-    /// instances) or v2 (v1 and three ten-square shapes, 58 instances).
+    /// instances), v2 (v1 and three ten-square shapes, 58 instances) or o1
+    /// (four ten-square corner and edge shapes, 20 instances: for ordering
+    /// the exact solver).
     #[arg(long, default_value = "v1", value_parser = parse_layout)]
     pub layout: &'static PatternSet,
     /// Adam step size (discs).
@@ -114,6 +116,16 @@ pub struct TrainArgs {
     /// Blend searched labels with the game's exact outcome by this weight.
     #[arg(long, default_value_t = 0.5)]
     pub outcome_weight: f32,
+    /// Fit only positions with at least this many empty squares.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub min_empties: u32,
+    /// Fit only positions with at most this many empty squares.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub max_empties: u32,
+    /// Fit only exactly labelled positions (a corpus game's from its exact
+    /// empties on, a tournament game's at 24 empties, `e` lines).
+    #[arg(long)]
+    pub exact_only: bool,
     /// From modern corpus files, only the games with an index below this
     /// (default: all): repeats a run on a corpus that has grown since.
     #[arg(long)]
@@ -260,6 +272,8 @@ impl TrainArgs {
             holdout: self.holdout,
             neighbour_weight: self.neighbour_weight,
             outcome_weight: self.outcome_weight,
+            empties: (self.min_empties, self.max_empties),
+            exact_only: self.exact_only,
             progress: true,
         }
     }
@@ -317,8 +331,17 @@ impl TrainArgs {
             modern: self.modern_games,
             classic: self.classic_games,
         };
+        if self.min_empties > self.max_empties {
+            return Err(format!(
+                "--min-empties {} is above --max-empties {}",
+                self.min_empties, self.max_empties
+            ));
+        }
         mollett::files::check_output(&self.out)?;
         let (weights, report) = train_files(&self.files, &limits, &self.config())?;
+        if report.stages.iter().all(|s| s.train == 0) {
+            return Err("no positions to train on among the chosen empties and labels".into());
+        }
         print!("{report}");
         weights.write(&self.out).map_err(|e| e.to_string())?;
         let bytes = std::fs::metadata(&self.out).map_or(0, |m| m.len());

@@ -41,6 +41,10 @@ pub struct FitConfig {
     /// [`game_outcomes`]): a search with a weak evaluation is badly
     /// calibrated, the game's result is not.
     pub outcome_weight: f32,
+    /// Only positions with this many empty squares (inclusive range).
+    pub empties: (u32, u32),
+    /// Only exactly labelled positions.
+    pub exact_only: bool,
     pub progress: bool,
 }
 
@@ -57,6 +61,8 @@ impl Default for FitConfig {
             holdout: 0.1,
             neighbour_weight: 0.5,
             outcome_weight: 0.5,
+            empties: (0, 60),
+            exact_only: false,
             progress: true,
         }
     }
@@ -166,7 +172,12 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
         width: set.instances.len(),
     };
     for (s, o) in samples.iter().zip(&outcomes) {
-        if s.pos.in_classic_opening() {
+        let e = s.pos.empty_count();
+        if s.pos.in_classic_opening()
+            || e < cfg.empties.0
+            || e > cfg.empties.1
+            || (cfg.exact_only && !s.exact)
+        {
             continue;
         }
         let label = match o {
