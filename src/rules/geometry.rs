@@ -84,10 +84,120 @@ fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
     (rows, cols, !e9, !e7)
 }
 
-/// Discs of `p` that can never be flipped, found by contact: a disc is stable
-/// when along each of the four axes its line is full or one neighbour is the
-/// board's edge or a stable disc of its own colour. A lower bound on true stability.
+/// The discs of one edge (8 squares, bit `k` the `k`-th square along it)
+/// that no sequence of placements on the edge can flip, for every edge
+/// `(mine, theirs)`: `EDGE_STABLE[mine << 8 | theirs]` (64 KB, built on
+/// first use). A placement may flip nothing along the edge (its flips can be
+/// off the edge), so every empty square is tried for both colours.
+fn edge_stable_table() -> &'static [u8] {
+    static TABLE: std::sync::OnceLock<Box<[u8]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        // 0xFFFF: not yet computed (an entry is a mask of at most 8 bits).
+        let mut memo = vec![0xFFFFu16; 1 << 16];
+        for mine in 0..256u32 {
+            for theirs in 0..256u32 {
+                if mine & theirs == 0 {
+                    edge_stable(mine as u8, theirs as u8, &mut memo);
+                }
+            }
+        }
+        memo.iter().map(|&m| if m == 0xFFFF { 0 } else { m as u8 }).collect()
+    })
+}
+
+/// The discs flipped along an 8-square line when `me` places on bit `x`.
+fn line_flips(me: u8, them: u8, x: u32) -> u8 {
+    let mut flips = 0u8;
+    for step in [1i32, -1] {
+        let mut run = 0u8;
+        let mut k = x as i32 + step;
+        while (0..8).contains(&k) && them >> k & 1 == 1 {
+            run |= 1 << k;
+            k += step;
+        }
+        if (0..8).contains(&k) && me >> k & 1 == 1 {
+            flips |= run;
+        }
+    }
+    flips
+}
+
+/// Edge stability by exhaustion, memoised: the occupied squares that keep
+/// their colour after every placement on an empty square, by either side.
+fn edge_stable(mine: u8, theirs: u8, memo: &mut [u16]) -> u8 {
+    let key = (mine as usize) << 8 | theirs as usize;
+    if memo[key] != 0xFFFF {
+        return memo[key] as u8;
+    }
+    let mut stable = mine | theirs;
+    let empty = !(mine | theirs);
+    for x in 0..8 {
+        if empty >> x & 1 == 0 {
+            continue;
+        }
+        for me_is_mine in [true, false] {
+            let (me, them) = if me_is_mine { (mine, theirs) } else { (theirs, mine) };
+            let f = line_flips(me, them, x);
+            let (me2, them2) = (me | f | 1 << x, them & !f);
+            let after = if me_is_mine {
+                edge_stable(me2, them2, memo)
+            } else {
+                edge_stable(them2, me2, memo)
+            };
+            stable &= !f & after;
+        }
+    }
+    memo[key] = stable as u16;
+    stable
+}
+
+/// Column A's squares as the bits of one byte (bit `k`: row `k + 1`).
+#[inline(always)]
+fn gather_col_a(b: u64) -> u64 {
+    ((b & COL_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// The inverse of [`gather_col_a`] (a multiplication would carry: bits 0
+/// and 7 meet at square 7).
+#[inline(always)]
+fn scatter_col_a(m: u64) -> u64 {
+    const SCATTER: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut m = 0;
+        while m < 256 {
+            let mut k = 0;
+            while k < 8 {
+                if m >> k & 1 == 1 {
+                    t[m] |= 1 << (8 * k);
+                }
+                k += 1;
+            }
+            m += 1;
+        }
+        t
+    };
+    SCATTER[m as usize & 0xFF]
+}
+
+/// The discs of `p` on the four edges that no placement can flip (exact for
+/// each edge: an edge disc can be flipped only along its edge).
+#[inline]
+pub fn edge_stable_discs(p: u64, o: u64) -> u64 {
+    let t = edge_stable_table();
+    let at = |mine: u64, theirs: u64| t[(mine as usize) << 8 | theirs as usize] as u64;
+    let row1 = at(p & 0xFF, o & 0xFF);
+    let row8 = at(p >> 56, o >> 56);
+    let col_a = at(gather_col_a(p), gather_col_a(o));
+    let col_h = at(gather_col_a(p >> 7), gather_col_a(o >> 7));
+    p & (row1 | row8 << 56 | scatter_col_a(col_a) | scatter_col_a(col_h) << 7)
+}
+
+/// Discs of `p` that can never be flipped: the edges' exactly stable discs
+/// ([`edge_stable_discs`]), then by contact: a disc is stable when along
+/// each of the four axes its line is full or one neighbour is the board's
+/// edge or a stable disc of its own colour. A lower bound on true stability.
 pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let edges = edge_stable_discs(p, o);
     let (fh, fv, f9, f7) = full_lines(p | o);
     // Per-axis conditions that do not depend on the stable set found so far.
     let (base_h, base_v, base_9, base_7) = (
@@ -96,13 +206,13 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
         f9 | BORDER,
         f7 | BORDER,
     );
-    let mut stable = 0u64;
+    let mut stable = edges;
     loop {
         let h = base_h | ((stable << 1) & !COL_A) | ((stable >> 1) & !COL_H);
         let v = base_v | (stable << 8) | (stable >> 8);
         let d9 = base_9 | ((stable << 9) & !COL_A) | ((stable >> 9) & !COL_H);
         let d7 = base_7 | ((stable << 7) & !COL_H) | ((stable >> 7) & !COL_A);
-        let next = p & h & v & d9 & d7;
+        let next = edges | (p & h & v & d9 & d7);
         if next == stable {
             return stable;
         }
@@ -185,6 +295,50 @@ mod tests {
         assert_eq!(stable_discs(p, o), 0b111);
         // The opponent's d1 can be flipped from e1: not stable.
         assert_eq!(stable_discs(o, p), 0);
+    }
+
+    #[test]
+    fn columns_gather_and_scatter_back() {
+        let mut rng = Rng::new(3);
+        for _ in 0..1000 {
+            let b = rng.next_u64();
+            assert_eq!(scatter_col_a(gather_col_a(b)), b & COL_A);
+            assert_eq!(scatter_col_a(gather_col_a(b >> 7)) << 7, b & COL_H);
+        }
+    }
+
+    #[test]
+    fn edge_stability_is_exact_on_known_edges_and_never_wrong() {
+        // x o x x x x x _ (a1 first): o's b1 is bracketed by x but nothing
+        // can flip it (contact alone does not see it); x's c1-g1 fall to o at h1.
+        let (x, o) = (0b0111_1101u64, 0b0000_0010u64);
+        assert_eq!(edge_stable_discs(o, x), 0b10);
+        assert_eq!(edge_stable_discs(x, o), 0b1);
+        assert_eq!(stable_discs(o, x) & 0xFF, 0b10);
+        // No disc called stable is ever flipped by random placements on its
+        // edge (either colour, flipping along the edge), from random edges.
+        let mut rng = Rng::new(7);
+        for _ in 0..20000 {
+            let (a, b) = (rng.next_u64() as u8, rng.next_u64() as u8);
+            let (mut mine, mut theirs) = (a & !b, b & !a);
+            let stable_mine = edge_stable_discs(mine as u64, theirs as u64) as u8;
+            let stable_theirs = edge_stable_discs(theirs as u64, mine as u64) as u8;
+            while mine | theirs != 0xFF {
+                let empties = !(mine | theirs);
+                let x = (0..8).filter(|k| empties >> k & 1 == 1).nth(rng.below(empties.count_ones() as u64) as usize).unwrap();
+                if rng.below(2) == 0 {
+                    let f = line_flips(mine, theirs, x);
+                    mine |= f | 1 << x;
+                    theirs &= !f;
+                } else {
+                    let f = line_flips(theirs, mine, x);
+                    theirs |= f | 1 << x;
+                    mine &= !f;
+                }
+                assert_eq!(mine & stable_mine, stable_mine, "{a:08b} {b:08b}");
+                assert_eq!(theirs & stable_theirs, stable_theirs, "{a:08b} {b:08b}");
+            }
+        }
     }
 
     #[test]
