@@ -194,7 +194,7 @@ impl Evaluator for PatternEval {
 }
 
 /// The learned evaluation as shipped: one weight set per variant, each the
-/// set that won its variant's matches (the third set for modern, the fourth
+/// set that won its variant's matches (the seventh set for modern, the fourth
 /// for classic; docs/training.md), and the fourth set ordering the exact
 /// solver in both. A weight file named by the `eval` option scores and
 /// orders both variants with one set, as `mollett train` wrote it.
@@ -256,7 +256,8 @@ impl Evaluator for EmbeddedEval {
 /// the same command with the fourth set gave base 1.7348, per_depth 0.1828,
 /// per_shallow -0.3629, per_empty 0.0081 (sigma 2.39 discs against 2.30 at
 /// depth 10, shallow 4, 35 empties), and the fourth set won its classic
-/// match with this model. Weight files from other runs use it too. The second
+/// match with this model; so did the seventh (the shipped modern set) its
+/// modern match, not yet refitted. Weight files from other runs use it too. The second
 /// set's model was base 3.0010, per_depth 0.3441, per_shallow -0.6678,
 /// per_empty -0.0122 (3.34 discs at depth 10, 35 empties).
 pub const PROBCUT_SIGMA: SigmaModel = SigmaModel {

@@ -163,7 +163,7 @@ impl PatternWeights {
 }
 
 /// The weights shipped in the binary for modern positions
-/// (`src/engine/eval/weights.bin`, the third set).
+/// (`src/engine/eval/weights.bin`, the seventh set: layout `v2`, 30 stages).
 pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights.bin");
 
 /// The weights shipped in the binary for classic positions
