@@ -742,19 +742,28 @@ fn the_engine_exits_when_nobody_reads_its_answers() {
 }
 
 /// `set_option eval` swaps the static evaluation: the same fixed-depth
-/// search scores the start differently, and switching back restores it.
+/// searches score the start differently, and switching back restores them.
+/// Two depths, since two evaluations can meet on one score (the seventh
+/// weight set and the handcrafted one both read d3 +1.20 at depth 4).
 #[test]
 fn the_eval_option_switches_the_evaluation() {
-    let script = "set_option depth 4\nset_option movetime 0\nhint 1\nset_option eval handcrafted\nhint 1\nset_option eval learned\nhint 1\nset_option eval neural\nget_option eval\n";
-    let a = ask_unhurried(script);
-    assert_eq!(a.len(), 9, "{a:?}");
-    assert_ne!(
-        a[2], a[4],
-        "learned and handcrafted give the same hint: {a:?}"
+    let hints = "set_option depth 4\nhint 1\nset_option depth 6\nhint 1\n";
+    let script = format!(
+        "set_option movetime 0\n{hints}set_option eval handcrafted\n{hints}set_option eval learned\n{hints}"
     );
-    assert_eq!(a[2], a[6]);
-    assert!(a[7].starts_with('?'), "{}", a[7]);
-    assert_eq!(a[8], "= learned");
+    let a = ask_unhurried(&script);
+    assert_eq!(a.len(), 15, "{a:?}");
+    let (learned, handcrafted, again) = ((&a[2], &a[4]), (&a[7], &a[9]), (&a[12], &a[14]));
+    assert!(learned.0.starts_with("= ") && learned.1.starts_with("= "), "{a:?}");
+    assert_ne!(
+        learned, handcrafted,
+        "learned and handcrafted give the same hints: {a:?}"
+    );
+    assert_eq!(learned, again);
+    // Not accepted: the name is neither an evaluation nor a file.
+    let a = ask_unhurried("set_option eval neural\nget_option eval\n");
+    assert!(a[0].starts_with('?'), "{}", a[0]);
+    assert_eq!(a[1], "= learned");
 }
 
 /// `level N` is depth N, exact from 2N empties, no move time; a bad level changes nothing.
