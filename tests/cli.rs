@@ -349,9 +349,16 @@ fn train_fits_either_layout_and_evaltest_reads_what_it_wrote() {
         "--min-empties 20 is above --max-empties 10",
     );
     // A tournament game's only exact label is at 24 empties.
-    let none = ["--exact-only", "--min-empties", "10", "--max-empties", "12"];
     assert_refused(
-        &[&["train", wthor, "--out", "w.bin"][..], &none[..]].concat(),
+        &[
+            "train",
+            wthor,
+            "--exact-only",
+            "--min-empties",
+            "10",
+            "--max-empties",
+            "12",
+        ],
         "no positions to train on among the chosen empties",
     );
     let mut errors = Vec::new();

@@ -754,7 +754,10 @@ fn the_eval_option_switches_the_evaluation() {
     let a = ask_unhurried(&script);
     assert_eq!(a.len(), 15, "{a:?}");
     let (learned, handcrafted, again) = ((&a[2], &a[4]), (&a[7], &a[9]), (&a[12], &a[14]));
-    assert!(learned.0.starts_with("= ") && learned.1.starts_with("= "), "{a:?}");
+    assert!(
+        learned.0.starts_with("= ") && learned.1.starts_with("= "),
+        "{a:?}"
+    );
     assert_ne!(
         learned, handcrafted,
         "learned and handcrafted give the same hints: {a:?}"

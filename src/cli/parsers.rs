@@ -8,7 +8,7 @@ pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
     EvalKind::from_name(s)
 }
 
-/// `--layout`: the name of a pattern layout (`v1`, `v2`).
+/// `--layout`: the name of a pattern layout (`v1`, `v2`, `o1`).
 pub fn parse_layout(s: &str) -> Result<&'static PatternSet, String> {
     pattern::layout(s).ok_or_else(|| {
         let names: Vec<&str> = pattern::layout_names().collect();

@@ -339,9 +339,6 @@ impl TrainArgs {
         }
         mollett::files::check_output(&self.out)?;
         let (weights, report) = train_files(&self.files, &limits, &self.config())?;
-        if report.stages.iter().all(|s| s.train == 0) {
-            return Err("no positions to train on among the chosen empties and labels".into());
-        }
         print!("{report}");
         weights.write(&self.out).map_err(|e| e.to_string())?;
         let bytes = std::fs::metadata(&self.out).map_or(0, |m| m.len());

@@ -101,25 +101,10 @@ fn edge_stable_table() -> &'static [u8] {
                 }
             }
         }
-        memo.iter().map(|&m| if m == 0xFFFF { 0 } else { m as u8 }).collect()
+        memo.iter()
+            .map(|&m| if m == 0xFFFF { 0 } else { m as u8 })
+            .collect()
     })
-}
-
-/// The discs flipped along an 8-square line when `me` places on bit `x`.
-fn line_flips(me: u8, them: u8, x: u32) -> u8 {
-    let mut flips = 0u8;
-    for step in [1i32, -1] {
-        let mut run = 0u8;
-        let mut k = x as i32 + step;
-        while (0..8).contains(&k) && them >> k & 1 == 1 {
-            run |= 1 << k;
-            k += step;
-        }
-        if (0..8).contains(&k) && me >> k & 1 == 1 {
-            flips |= run;
-        }
-    }
-    flips
 }
 
 /// Edge stability by exhaustion, memoised: the occupied squares that keep
@@ -129,23 +114,15 @@ fn edge_stable(mine: u8, theirs: u8, memo: &mut [u16]) -> u8 {
     if memo[key] != 0xFFFF {
         return memo[key] as u8;
     }
+    // On a board holding only row 1, `flips` flips along that row alone.
+    let flips =
+        |me: u8, them: u8, x: u32| crate::rules::bitboard::flips(me as u64, them as u64, x) as u8;
     let mut stable = mine | theirs;
-    let empty = !(mine | theirs);
-    for x in 0..8 {
-        if empty >> x & 1 == 0 {
-            continue;
-        }
-        for me_is_mine in [true, false] {
-            let (me, them) = if me_is_mine { (mine, theirs) } else { (theirs, mine) };
-            let f = line_flips(me, them, x);
-            let (me2, them2) = (me | f | 1 << x, them & !f);
-            let after = if me_is_mine {
-                edge_stable(me2, them2, memo)
-            } else {
-                edge_stable(them2, me2, memo)
-            };
-            stable &= !f & after;
-        }
+    for x in (0..8).filter(|&x| (mine | theirs) >> x & 1 == 0) {
+        let f = flips(mine, theirs, x);
+        stable &= !f & edge_stable(mine | f | 1 << x, theirs & !f, memo);
+        let f = flips(theirs, mine, x);
+        stable &= !f & edge_stable(mine & !f, theirs | f | 1 << x, memo);
     }
     memo[key] = stable as u16;
     stable
@@ -224,7 +201,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::rules::bitboard::symmetry;
+    use crate::rules::bitboard::{self, symmetry};
 
     /// The masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
     struct Lines {
@@ -325,13 +302,18 @@ mod tests {
             let stable_theirs = edge_stable_discs(theirs as u64, mine as u64) as u8;
             while mine | theirs != 0xFF {
                 let empties = !(mine | theirs);
-                let x = (0..8).filter(|k| empties >> k & 1 == 1).nth(rng.below(empties.count_ones() as u64) as usize).unwrap();
+                let x = (0..8)
+                    .filter(|k| empties >> k & 1 == 1)
+                    .nth(rng.below(empties.count_ones() as u64) as usize)
+                    .unwrap();
+                let line_flips =
+                    |me: u8, them: u8| bitboard::flips(me as u64, them as u64, x) as u8;
                 if rng.below(2) == 0 {
-                    let f = line_flips(mine, theirs, x);
+                    let f = line_flips(mine, theirs);
                     mine |= f | 1 << x;
                     theirs &= !f;
                 } else {
-                    let f = line_flips(theirs, mine, x);
+                    let f = line_flips(theirs, mine);
                     theirs |= f | 1 << x;
                     mine &= !f;
                 }

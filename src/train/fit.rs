@@ -107,13 +107,15 @@ impl Rows {
 }
 
 /// Adds `s` to `rows`.
-fn push_row(rows: &mut Rows, set: &PatternSet, s: &Sample, label: f32, cfg: &FitConfig) {
+fn push_row(rows: &mut Rows, s: &Sample, label: f32, cfg: &FitConfig) {
+    let set = cfg.set;
     let mut idx = [0u32; MAX_INSTANCES];
     let n = set.instances.len();
     instance_indices(set, &s.pos, &mut idx[..n]);
     for (k, inst) in set.instances.iter().enumerate() {
         let p = inst.pattern;
-        rows.slots.push((set.slot_offset[p] + set.patterns[p].slot_of[idx[k] as usize] as usize) as u32);
+        rows.slots
+            .push((set.slot_offset[p] + set.patterns[p].slot_of[idx[k] as usize] as usize) as u32);
     }
     let (stages, seed, holdout) = (cfg.stages, cfg.seed, cfg.holdout);
     let g = global_features(&s.pos);
@@ -184,7 +186,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
             Some(o) if !s.exact => (1.0 - cfg.outcome_weight) * s.score + cfg.outcome_weight * o,
             _ => s.score,
         };
-        push_row(&mut rows, set, s, label, cfg);
+        push_row(&mut rows, s, label, cfg);
     }
     if cfg.progress {
         eprintln!(
@@ -371,6 +373,9 @@ pub fn train_files(
         return Err("no positions to train on".into());
     }
     let (weights, stages) = fit(&samples, cfg);
+    if stages.iter().all(|s| s.train == 0) {
+        return Err("no positions to train on among the chosen empties and labels".into());
+    }
     Ok((weights, TrainReport { stages }))
 }
 

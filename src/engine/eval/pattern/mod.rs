@@ -91,7 +91,11 @@ impl PatternEval {
 
 impl fmt::Debug for PatternEval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PatternEval {{ layout: {}, stages: {} }}", self.set.name, self.stages)
+        write!(
+            f,
+            "PatternEval {{ layout: {}, stages: {} }}",
+            self.set.name, self.stages
+        )
     }
 }
 
@@ -222,12 +226,12 @@ impl EmbeddedEval {
     /// this is its first use).
     #[inline]
     pub fn for_variant(&self, variant: Variant) -> &'static PatternEval {
-        let (cell, v) = match variant {
-            Variant::Modern => (&EMBEDDED_MODERN, Variant::Modern),
-            Variant::Classic => (&EMBEDDED_CLASSIC, Variant::Classic),
+        let cell = match variant {
+            Variant::Modern => &EMBEDDED_MODERN,
+            Variant::Classic => &EMBEDDED_CLASSIC,
         };
         cell.get_or_init(|| {
-            PatternEval::embedded(v).expect("the embedded weight files are valid (tested)")
+            PatternEval::embedded(variant).expect("the embedded weight files are valid (tested)")
         })
     }
 }

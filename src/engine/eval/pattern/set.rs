@@ -130,15 +130,48 @@ const ELEVEN: [BasePattern; 11] = [
 const TEN_SQUARE: [BasePattern; 3] = [
     (
         "triangle",
-        &[(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (0, 3)],
+        &[
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (0, 2),
+            (1, 2),
+            (0, 3),
+        ],
     ),
     (
         "corner+block",
-        &[(0, 0), (2, 0), (3, 0), (4, 0), (5, 0), (7, 0), (2, 1), (3, 1), (4, 1), (5, 1)],
+        &[
+            (0, 0),
+            (2, 0),
+            (3, 0),
+            (4, 0),
+            (5, 0),
+            (7, 0),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+        ],
     ),
     (
         "cross",
-        &[(0, 0), (1, 1), (2, 2), (3, 3), (1, 0), (2, 1), (3, 2), (0, 1), (1, 2), (2, 3)],
+        &[
+            (0, 0),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (1, 0),
+            (2, 1),
+            (3, 2),
+            (0, 1),
+            (1, 2),
+            (2, 3),
+        ],
     ),
 ];
 
@@ -442,7 +475,12 @@ impl Eq for PatternSet {}
 
 impl std::fmt::Debug for PatternSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PatternSet({}, {} instances)", self.name, self.instances.len())
+        write!(
+            f,
+            "PatternSet({}, {} instances)",
+            self.name,
+            self.instances.len()
+        )
     }
 }
 
@@ -458,7 +496,7 @@ pub fn pattern_set() -> &'static PatternSet {
     set_at(0)
 }
 
-/// The pattern set of the layout named `name` (`v1`, `v2`).
+/// The pattern set of the layout named `name` (`v1`, `v2`, `o1`).
 pub fn layout(name: &str) -> Option<&'static PatternSet> {
     LAYOUTS.iter().position(|l| l.name == name).map(set_at)
 }
