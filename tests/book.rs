@@ -180,7 +180,7 @@ fn gtp_plays_and_hints_from_the_book_until_it_is_off() {
         "{}",
         a[0]
     );
-    assert_eq!(a[1], "= none");
+    assert_eq!(a[1], "= shipped");
 }
 
 #[test]
@@ -248,4 +248,66 @@ fn damaged_bytes_never_panic() {
             let _ = EdaxBook::from_book(&book);
         }
     }
+}
+
+/// Every position reached from `pos` in `plies` plies (passes included).
+fn positions_within(pos: Position, plies: usize) -> Vec<Position> {
+    let mut all = vec![pos];
+    let mut level = vec![pos];
+    for _ in 0..plies {
+        level = level
+            .iter()
+            .flat_map(|p| p.legal_moves().into_iter().filter_map(|m| p.play(m)))
+            .collect();
+        all.extend(&level);
+    }
+    all
+}
+
+/// The books built into the engine: each of its own variant, the classic
+/// one with every move of the first four plies (the free placements, so all
+/// six centre openings), the modern one with the start and every reply the
+/// tournament games play to it; GTP plays and hints from them by default
+/// and searches with `book_file none`.
+#[test]
+fn the_shipped_books_cover_the_openings_and_play_by_default() {
+    let modern = book::shipped(Variant::Modern).expect("a modern book ships");
+    let classic = book::shipped(Variant::Classic).expect("a classic book ships");
+    assert_eq!(
+        (modern.variant(), classic.variant()),
+        (Variant::Modern, Variant::Classic)
+    );
+    for pos in positions_within(Position::start(Variant::Classic, Color::Black), 4) {
+        let mut hits: Vec<String> = classic
+            .lookup(&pos)
+            .iter()
+            .map(|h| h.mv.to_string())
+            .collect();
+        let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        hits.sort();
+        legal.sort();
+        assert_eq!(hits, legal, "classic after {:?}", pos);
+    }
+    let start = Position::start(Variant::Modern, Color::Black);
+    assert_eq!(modern.lookup(&start).len(), 4, "the four first moves");
+    for first in start.legal_moves() {
+        let after = start.play(first).unwrap();
+        // Perpendicular, diagonal and parallel openings.
+        assert!(modern.lookup(&after).len() >= 3, "after {first}");
+    }
+    let a = common::ask("get_option book_file\nhint 4\ngenmove b\nset_option book_file none\nset_option depth 2\nhint 1\n");
+    assert_eq!(a[0], "= shipped");
+    let lines: Vec<&str> = a[1].trim_start_matches("= ").lines().collect();
+    assert_eq!(lines.len(), 4, "{}", a[1]);
+    assert!(lines.iter().all(|l| l.ends_with(" book")), "{}", a[1]);
+    // Equal values (the four are one move up to symmetry) go in board order.
+    assert_eq!(a[2], "= d3");
+    assert!(!a[5].contains("book"), "{}", a[5]);
+    let c = common::answers(&common::run_bytes(Variant::Classic, b"hint 4\n"));
+    assert_eq!(
+        c[0].lines().filter(|l| l.ends_with(" book")).count(),
+        4,
+        "{}",
+        c[0]
+    );
 }

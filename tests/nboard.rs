@@ -28,6 +28,14 @@ impl Gui {
         gui
     }
 
+    /// A GUI session with the book off, for tests of the search: the book
+    /// would answer the first moves at once.
+    fn searching() -> Gui {
+        let gui = Gui::new();
+        gui.send("set book off");
+        gui
+    }
+
     fn send(&self, line: &str) {
         self.live.send(&format!("{line}\n"));
     }
@@ -157,7 +165,7 @@ fn go_does_not_play_its_move_and_move_does() {
 
 #[test]
 fn ping_stops_a_long_search_and_pong_comes_after_its_answer() {
-    let mut gui = Gui::new();
+    let mut gui = Gui::searching();
     // No clock in the record and a deep depth: `go` would think for minutes.
     gui.send(&format!(
         "set game (;GM[Othello]TY[8]BO[{START}]B[F5]W[D6];)"
@@ -404,7 +412,7 @@ fn unusable_clocks_are_refused_when_given() {
 /// sends a `search` line (depth, eval, principal variation) before the answer.
 #[test]
 fn go_and_hint_report_each_iteration_as_it_completes() {
-    let mut gui = Gui::new();
+    let mut gui = Gui::searching();
     gui.send("set depth 6");
     gui.send("go");
     let lines = gui.until("===", LONG);
@@ -432,7 +440,7 @@ fn go_and_hint_report_each_iteration_as_it_completes() {
 /// exact `go` ends with its solve's line under `100%`.
 #[test]
 fn live_lines_show_this_search_not_the_tables_last_one() {
-    let mut gui = Gui::new();
+    let mut gui = Gui::searching();
     gui.send("set depth 9");
     gui.send("go");
     gui.until("===", LONG * 4);
@@ -475,7 +483,7 @@ fn go_depths(gui: &mut Gui) -> Vec<u32> {
 /// `go` searches to it (with no clock in the record), and so does a level.
 #[test]
 fn set_depth_12_then_go_searches_to_depth_12() {
-    let mut gui = Gui::new();
+    let mut gui = Gui::searching();
     gui.send("set depth 12");
     assert_eq!(go_depths(&mut gui), (1..=12).collect::<Vec<_>>());
     // A level means in NBoard what it means in GTP: depth N, no move time.

@@ -748,12 +748,13 @@ fn the_engine_exits_when_nobody_reads_its_answers() {
 #[test]
 fn the_eval_option_switches_the_evaluation() {
     let hints = "set_option depth 4\nhint 1\nset_option depth 6\nhint 1\n";
+    // Without the book, which would answer the start without a search.
     let script = format!(
-        "set_option movetime 0\n{hints}set_option eval handcrafted\n{hints}set_option eval learned\n{hints}"
+        "set_option book off\nset_option movetime 0\n{hints}set_option eval handcrafted\n{hints}set_option eval learned\n{hints}"
     );
     let a = ask_unhurried(&script);
-    assert_eq!(a.len(), 15, "{a:?}");
-    let (learned, handcrafted, again) = ((&a[2], &a[4]), (&a[7], &a[9]), (&a[12], &a[14]));
+    assert_eq!(a.len(), 16, "{a:?}");
+    let (learned, handcrafted, again) = ((&a[3], &a[5]), (&a[8], &a[10]), (&a[13], &a[15]));
     assert!(
         learned.0.starts_with("= ") && learned.1.starts_with("= "),
         "{a:?}"

@@ -165,17 +165,20 @@ impl OptionValue for bool {
 }
 
 impl OptionValue for BookFile {
-    /// `none`, or a book file that loads (read once, here).
+    /// `shipped`, `none`, or a book file that loads (read once, here).
     fn parse(spec: &OptionSpec, text: &str) -> Result<BookFile, String> {
         if text.is_empty() || text.contains(char::is_whitespace) {
             return Err(spec.invalid());
         }
+        if text.eq_ignore_ascii_case("shipped") {
+            return Ok(BookFile::Shipped);
+        }
         if text.eq_ignore_ascii_case("none") {
-            return Ok(BookFile::default());
+            return Ok(BookFile::None);
         }
         let path = std::path::PathBuf::from(text);
         let loaded = book::load(&path).map_err(|e| format!("invalid value: {}: {e}", spec.name))?;
-        Ok(BookFile::new(path, loaded))
+        Ok(BookFile::File(path, std::sync::Arc::new(loaded)))
     }
 
     fn show(&self) -> String {
@@ -258,7 +261,7 @@ option_table! {
     book: bool = true,
         Kind::Choice(&ON_OFF), "play book moves and show them in hint when the book holds the position";
     book_file: BookFile = BookFile::default(),
-        Kind::Text("none|PATH"), "opening book file from mollett book (none: the shipped book, when there is one)";
+        Kind::Text("shipped|none|PATH"), "opening book: the one built in (shipped), none, or a file from mollett book";
     book_randomness: f64 = 0.0,
         Kind::Float { min: 0.0, max: 64.0 },
         "play any book move within this many discs of the best book move (0: the best)";

@@ -130,10 +130,10 @@ impl Session {
     }
 
     /// The book's moves for `pos`, best first: empty when the `book` option
-    /// is off, no book is loaded (`book_file`; no book ships yet) or the
-    /// book does not hold the position. One binary search, no search.
+    /// is off, there is no book (`book_file`) or the book does not hold
+    /// the position. One binary search, no search.
     pub fn book_hits(&self, pos: &Position) -> Vec<Hit> {
-        match self.options.book_file.book() {
+        match self.options.book_file.book(pos.variant) {
             Some(b) if self.options.book => b.lookup(pos),
             _ => Vec::new(),
         }

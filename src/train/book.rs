@@ -131,7 +131,7 @@ fn tree_tasks(variant: Variant, plies: usize) -> Vec<Task> {
     tasks
 }
 
-/// Discs on the board: the positions' order, shallowest first.
+/// Discs on the board: the positions' order after games, shallowest first.
 fn discs(key: &Key) -> u32 {
     (key.player | key.opponent).count_ones()
 }
@@ -157,7 +157,10 @@ pub fn build(cfg: &BuildConfig, stop: &AtomicBool) -> Result<(Book, BuildReport)
     } else {
         wthor_tasks(cfg)?
     };
-    tasks.sort_by_key(|t| (discs(&t.key), std::cmp::Reverse(t.games), t.key));
+    // Most played first, then shallowest: every prefix of the list is a
+    // tree from the start (a position is played no more often than the one
+    // before it), so a partial run is already a book of the main lines.
+    tasks.sort_by_key(|t| (std::cmp::Reverse(t.games), discs(&t.key), t.key));
     let header = format!(
         "mollett book build: variant={} source={source} plies={} depth={} min_games={}",
         cfg.variant, cfg.plies, cfg.depth, cfg.min_games

@@ -5,6 +5,7 @@
 use crate::rules::bitboard::symmetry;
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -108,10 +109,11 @@ impl BookPosition {
     }
 }
 
-/// A book: the checked bytes of a file, searched in place.
+/// A book: the checked bytes of a file (or of the binary, for a shipped
+/// book), searched in place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
-    bytes: Vec<u8>,
+    bytes: Cow<'static, [u8]>,
     variant: Variant,
     positions: usize,
     moves: usize,
@@ -139,7 +141,8 @@ fn variant_byte(v: Variant) -> u8 {
 impl Book {
     /// Checks `bytes` as a whole book: header, sizes, sorted keys, move
     /// ranges. Errors say what is wrong (the caller names the file).
-    pub fn from_bytes(bytes: Vec<u8>) -> Result<Book, String> {
+    pub fn from_bytes(bytes: impl Into<Cow<'static, [u8]>>) -> Result<Book, String> {
+        let bytes = bytes.into();
         if bytes.starts_with(b"XADEKOOB") {
             return Err(
                 "an Edax book, not a Mollett one: convert it with mollett book import-edax".into(),
@@ -405,7 +408,7 @@ mod tests {
         let mut bad = bytes.clone();
         bad[10] = 9;
         assert!(Book::from_bytes(bad).is_err());
-        assert!(Book::from_bytes(Vec::new()).is_err());
+        assert!(Book::from_bytes(Vec::<u8>::new()).is_err());
         assert_eq!(Book::from_bytes(bytes).unwrap().variant(), Variant::Classic);
     }
 }

@@ -7,12 +7,13 @@ pub mod format;
 
 use crate::rng::Rng;
 use crate::rules::bitboard::symmetry;
+use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};
 use format::{map_square, INVERSE, PASS};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use format::{key_of, Book, BookMove, BookPosition, Key, EXACT};
 
@@ -101,7 +102,6 @@ impl Book {
             );
         }
         hits.sort_by(|a, b| b.value.total_cmp(&a.value).then(square_order(a.mv, b.mv)));
-        hits.sort_by(|a, b| b.value.total_cmp(&a.value));
         // One line a move: its best value.
         let mut seen = Vec::new();
         hits.retain(|h| {
@@ -131,38 +131,80 @@ pub fn choose(hits: &[Hit], randomness: f64, rng: &mut Rng) -> Option<Hit> {
     Some(hits[rng.below(near as u64) as usize])
 }
 
-/// The `book_file` option: a path and the book read from it when it was
-/// set (`none`: no file). Equal when the paths are.
+/// The books built into the binary (`docs/book.md`, "The shipped books"),
+/// one a variant; an empty file is no book.
+const SHIPPED: [(Variant, &[u8]); 2] = [
+    (Variant::Modern, include_bytes!("modern.book")),
+    (Variant::Classic, include_bytes!("classic.book")),
+];
+
+/// The shipped book of `variant`, checked on its first use (not at
+/// start-up) and then searched in place in the binary's own bytes.
+pub fn shipped(variant: Variant) -> Option<&'static Book> {
+    static BOOKS: [OnceLock<Option<Book>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let i = SHIPPED.iter().position(|(v, _)| *v == variant)?;
+    BOOKS[i]
+        .get_or_init(|| {
+            let bytes = SHIPPED[i].1;
+            if bytes.is_empty() {
+                return None;
+            }
+            match Book::from_bytes(bytes) {
+                Ok(book) if book.variant() == variant => Some(book),
+                Ok(_) => {
+                    log::error!(
+                        "the shipped {variant} book is of the other variant; playing without it"
+                    );
+                    None
+                }
+                Err(e) => {
+                    log::error!("the shipped {variant} book: {e}; playing without it");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// The `book_file` option: the shipped book (the default), no book, or a
+/// book read from a file when the option was set. Equal when the choices
+/// (for files, the paths) are.
 #[derive(Clone, Debug, Default)]
-pub struct BookFile {
-    path: Option<PathBuf>,
-    book: Option<Arc<Book>>,
+pub enum BookFile {
+    #[default]
+    Shipped,
+    None,
+    File(PathBuf, Arc<Book>),
 }
 
 impl BookFile {
-    pub fn new(path: PathBuf, book: Book) -> BookFile {
-        BookFile {
-            path: Some(path),
-            book: Some(Arc::new(book)),
+    /// The book to ask in a game of `variant` (a file's book of the other
+    /// variant is returned too; its lookups find nothing).
+    pub fn book(&self, variant: Variant) -> Option<&Book> {
+        match self {
+            BookFile::Shipped => shipped(variant),
+            BookFile::None => None,
+            BookFile::File(_, book) => Some(book),
         }
-    }
-
-    pub fn book(&self) -> Option<&Book> {
-        self.book.as_deref()
     }
 }
 
 impl PartialEq for BookFile {
     fn eq(&self, other: &BookFile) -> bool {
-        self.path == other.path
+        match (self, other) {
+            (BookFile::Shipped, BookFile::Shipped) | (BookFile::None, BookFile::None) => true,
+            (BookFile::File(a, _), BookFile::File(b, _)) => a == b,
+            _ => false,
+        }
     }
 }
 
 impl fmt::Display for BookFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(p) => write!(f, "{}", p.display()),
-            None => f.write_str("none"),
+        match self {
+            BookFile::Shipped => f.write_str("shipped"),
+            BookFile::None => f.write_str("none"),
+            BookFile::File(p, _) => write!(f, "{}", p.display()),
         }
     }
 }
