@@ -111,6 +111,32 @@ fn book_subcommands_build_show_check_merge_and_convert() {
     );
     let check = stdout(&mollett(&["book", "check", b]));
     assert!(check.contains("modern book"), "{check}");
+    // Coverage of the games it was built from: all of their first four
+    // plies, not all of five (and it names a missing line of five plies).
+    let cover = |plies: &str| {
+        stdout(&mollett(&[
+            "book",
+            "check",
+            b,
+            "--wthor",
+            "corpus/wthor",
+            "--plies",
+            plies,
+            "--min-games",
+            "1",
+        ]))
+    };
+    let four = cover("4");
+    assert!(four.contains("(100.0 %)"), "{four}");
+    let five = cover("5");
+    assert!(!five.contains("(100.0 %)"), "{five}");
+    let lacks = five
+        .split("after '")
+        .nth(1)
+        .unwrap()
+        .trim_end()
+        .trim_end_matches('\'');
+    assert_eq!(lacks.len(), 8, "four moves: {five}");
     // Merging a book with itself keeps its positions and doubles its games.
     let merged = temp("cli", "m.book");
     stdout(&mollett(&[

@@ -31,8 +31,19 @@ pub enum BookCommand {
         #[arg(long, default_value = "")]
         moves: String,
     },
-    /// Read and check a whole book; print its variant and counts.
-    Check { file: PathBuf },
+    /// Read and check a whole book; print its variant and counts (with
+    /// --wthor, also how many positions of those games it holds).
+    Check {
+        file: PathBuf,
+        /// WTHOR files or folders: count the positions of their first
+        /// --plies plies played in --min-games games or more that the book holds.
+        #[arg(long)]
+        wthor: Vec<PathBuf>,
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=60))]
+        plies: u32,
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        min_games: u32,
+    },
     /// The union of two books of one variant.
     Merge {
         a: PathBuf,
@@ -123,7 +134,18 @@ impl BookCommand {
             BookCommand::Show { file, moves } => {
                 println!("{}", b::show(&b::read(&file)?, &moves)?)
             }
-            BookCommand::Check { file } => println!("{}", b::check(&file)?),
+            BookCommand::Check {
+                file,
+                wthor,
+                plies,
+                min_games,
+            } => {
+                println!("{}", b::check(&file)?);
+                if !wthor.is_empty() {
+                    let book = b::read(&file)?;
+                    println!("{}", b::coverage(&book, &wthor, plies as usize, min_games)?);
+                }
+            }
             BookCommand::Merge { a, b: other, out } => {
                 let merged = b::merge(&b::read(&a)?, &b::read(&other)?)?;
                 b::write(&out, &merged)?;

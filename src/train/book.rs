@@ -232,6 +232,54 @@ pub fn check(path: &Path) -> Result<String, String> {
     ))
 }
 
+/// `book check --wthor`: how many of the WTHOR games' positions of the
+/// first `plies` plies played in `min_games` games or more the book holds,
+/// and the most played one it lacks (as the moves that reach it).
+pub fn coverage(
+    book: &Book,
+    wthor: &[PathBuf],
+    plies: usize,
+    min_games: u32,
+) -> Result<String, String> {
+    if book.variant() != Variant::Modern {
+        return Err("book check --wthor: the WTHOR games are modern; this book is classic".into());
+    }
+    let starts = WthorStarts::load(wthor, (0, 60))?;
+    // Each position's games, and the first line that reached it.
+    let mut seen: HashMap<Key, (u32, usize, usize)> = HashMap::new();
+    for (g, game) in starts.games.iter().enumerate() {
+        let mut pos = Position::start(Variant::Modern, Color::Black);
+        for (ply, &sq) in game.iter().take(plies).enumerate() {
+            if pos.must_pass() {
+                pos = pos.pass();
+            }
+            seen.entry(book::key_of(&pos).0).or_insert((0, g, ply)).0 += 1;
+            pos = pos.play_unchecked(sq);
+        }
+    }
+    let wanted: Vec<(&Key, &(u32, usize, usize))> =
+        seen.iter().filter(|(_, v)| v.0 >= min_games).collect();
+    let missing = wanted.iter().filter(|(k, _)| book.find(k).is_none());
+    let lacking = missing.clone().count();
+    let first = missing
+        .max_by_key(|(k, v)| (v.0, std::cmp::Reverse(discs(k)), std::cmp::Reverse(**k)))
+        .map(|(_, &(games, g, ply))| {
+            let line: String = starts.games[g][..ply]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            format!("; the most played it lacks: {games} games, after '{line}'")
+        })
+        .unwrap_or_default();
+    Ok(format!(
+        "holds {} of the {} positions of the first {plies} plies played in {min_games}+ of {} WTHOR games ({:.1} %){first}",
+        wanted.len() - lacking,
+        wanted.len(),
+        starts.games.len(),
+        100.0 * (wanted.len() - lacking) as f64 / wanted.len().max(1) as f64
+    ))
+}
+
 /// `book show`: the book moves of the position after `moves` (from the
 /// book's variant's start), one `<move> <value> depth <d> games <n>` line
 /// each, best first.
