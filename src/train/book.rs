@@ -157,9 +157,10 @@ pub fn build(cfg: &BuildConfig, stop: &AtomicBool) -> Result<(Book, BuildReport)
     } else {
         wthor_tasks(cfg)?
     };
-    // Most played first, then shallowest: every prefix of the list is a
-    // tree from the start (a position is played no more often than the one
-    // before it), so a partial run is already a book of the main lines.
+    // Most played first, then shallowest, so a partial run is already a
+    // book of the main lines: a position comes after the one before it in
+    // its games (played at least as often, and shallower), except one that
+    // transpositions make more played than each of the lines into it.
     tasks.sort_by_key(|t| (std::cmp::Reverse(t.games), discs(&t.key), t.key));
     let header = format!(
         "mollett book build: variant={} source={source} plies={} depth={} min_games={}",
