@@ -59,6 +59,26 @@ struct Cand {
     score: i32,
 }
 
+/// The history heuristic's bonus ([`ENDGAME_HISTORY_WEIGHT`]) added to
+/// each move's ordering score: the most cutting square of the list gets it
+/// all, the others in proportion; the table's move keeps its own bonus.
+#[inline(always)]
+fn add_history(history: &[u64; 64], list: &mut [Cand]) {
+    let most = list
+        .iter()
+        .map(|c| history[c.sq as usize])
+        .max()
+        .unwrap_or(0);
+    if most == 0 {
+        return;
+    }
+    // One division a node: the weight over the most, in 32-bit fixed point.
+    let scale = ((ENDGAME_HISTORY_WEIGHT << 32) / most) as u128;
+    for c in list.iter_mut().filter(|c| c.score < ORDER_TT_BONUS) {
+        c.score += ((history[c.sq as usize] as u128 * scale) >> 32) as i32;
+    }
+}
+
 macro_rules! kernel {
     ($moves:path, $flips:path $(, $feat:literal)?) => {
         use super::*;
@@ -180,6 +200,10 @@ macro_rules! kernel {
                 }
             }
 
+            let history = n <= ENDGAME_HISTORY_EMPTIES;
+            if history {
+                add_history(&w.history, list);
+            }
             let mut best = -INFINITY;
             let mut best_move = None;
             for i in 0..len {
@@ -211,6 +235,9 @@ macro_rules! kernel {
                     if v > alpha {
                         alpha = v;
                         if v >= beta {
+                            if history {
+                                w.history[c.sq as usize] += (n * n) as u64;
+                            }
                             break;
                         }
                     }

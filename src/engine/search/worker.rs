@@ -53,6 +53,12 @@ pub struct Worker<'a> {
     /// What the main thread is searching, while a progress callback
     /// wants heartbeats ([`Stage::Working`]).
     pub beat: Option<Beat>,
+    /// The exact solver's history heuristic: per square, the cutoffs it
+    /// gave at nodes of at most
+    /// [`ENDGAME_HISTORY_EMPTIES`](super::params::ENDGAME_HISTORY_EMPTIES)
+    /// empties, each weighted by the empties squared. Zero at the start of
+    /// each search; each thread keeps its own.
+    pub history: [u64; 64],
 }
 
 /// What the main thread is at, for its heartbeat reports.
@@ -371,6 +377,7 @@ impl<'a> Worker<'a> {
             searched: None,
             reported: 0,
             beat: None,
+            history: [0; 64],
         }
     }
 
