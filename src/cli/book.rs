@@ -140,9 +140,9 @@ impl BookCommand {
                 plies,
                 min_games,
             } => {
-                println!("{}", b::check(&file)?);
+                let book = b::read(&file)?;
+                println!("{}", b::check(&file, &book));
                 if !wthor.is_empty() {
-                    let book = b::read(&file)?;
                     println!("{}", b::coverage(&book, &wthor, plies as usize, min_games)?);
                 }
             }

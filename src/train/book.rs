@@ -12,6 +12,7 @@ use crate::protocol::book::{self, Book, Key};
 use crate::rules::color::{Color, Variant};
 use crate::rules::moveline::parse_moves;
 use crate::rules::position::Position;
+use crate::rules::square::Square;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -68,6 +69,25 @@ struct Seen {
     moves: BTreeMap<u8, u32>,
 }
 
+/// Calls `f` with each position of the games' first `plies` plies (its
+/// key and symmetry), the game's index, the ply and the move played there.
+fn each_position(
+    starts: &WthorStarts,
+    plies: usize,
+    mut f: impl FnMut((Key, usize), usize, usize, Square),
+) {
+    for (g, game) in starts.games.iter().enumerate() {
+        let mut pos = Position::start(Variant::Modern, Color::Black);
+        for (ply, &sq) in game.iter().take(plies).enumerate() {
+            if pos.must_pass() {
+                pos = pos.pass();
+            }
+            f(book::key_of(&pos), g, ply, sq);
+            pos = pos.play_unchecked(sq);
+        }
+    }
+}
+
 /// Every position of the WTHOR games' first `plies` plies, with each move
 /// played there and how often; and the source in words.
 fn wthor_tasks(cfg: &BuildConfig) -> Result<(Vec<Task>, String), String> {
@@ -76,25 +96,17 @@ fn wthor_tasks(cfg: &BuildConfig) -> Result<(Vec<Task>, String), String> {
     }
     let starts = WthorStarts::load(&cfg.wthor, (0, 60))?;
     let mut seen: HashMap<Key, Seen> = HashMap::new();
-    for game in &starts.games {
-        let mut pos = Position::start(Variant::Modern, Color::Black);
-        for &sq in game.iter().take(cfg.plies) {
-            if pos.must_pass() {
-                pos = pos.pass();
-            }
-            let (key, s) = book::key_of(&pos);
-            let entry = seen.entry(key).or_insert_with(|| Seen {
-                games: 0,
-                moves: BTreeMap::new(),
-            });
-            entry.games += 1;
-            *entry
-                .moves
-                .entry(map_square(sq.index() as u8, s))
-                .or_insert(0) += 1;
-            pos = pos.play_unchecked(sq);
-        }
-    }
+    each_position(&starts, cfg.plies, |(key, s), _, _, sq| {
+        let entry = seen.entry(key).or_insert_with(|| Seen {
+            games: 0,
+            moves: BTreeMap::new(),
+        });
+        entry.games += 1;
+        *entry
+            .moves
+            .entry(map_square(sq.index() as u8, s))
+            .or_insert(0) += 1;
+    });
     let tasks = seen
         .into_iter()
         .filter(|(_, s)| s.games >= cfg.min_games)
@@ -221,16 +233,15 @@ pub fn write(path: &Path, book: &Book) -> Result<(), String> {
     files::replace(path, book.bytes())
 }
 
-/// `book check`: one line on the book.
-pub fn check(path: &Path) -> Result<String, String> {
-    let b = read(path)?;
-    Ok(format!(
+/// `book check`: one line on the book read from `path`.
+pub fn check(path: &Path, b: &Book) -> String {
+    format!(
         "{}: {} book, {} positions, {} moves",
         path.display(),
         b.variant(),
         b.len(),
         b.move_count()
-    ))
+    )
 }
 
 /// `book check --wthor`: how many of the WTHOR games' positions of the
@@ -248,16 +259,9 @@ pub fn coverage(
     let starts = WthorStarts::load(wthor, (0, 60))?;
     // Each position's games, and the first line that reached it.
     let mut seen: HashMap<Key, (u32, usize, usize)> = HashMap::new();
-    for (g, game) in starts.games.iter().enumerate() {
-        let mut pos = Position::start(Variant::Modern, Color::Black);
-        for (ply, &sq) in game.iter().take(plies).enumerate() {
-            if pos.must_pass() {
-                pos = pos.pass();
-            }
-            seen.entry(book::key_of(&pos).0).or_insert((0, g, ply)).0 += 1;
-            pos = pos.play_unchecked(sq);
-        }
-    }
+    each_position(&starts, plies, |(key, _), g, ply, _| {
+        seen.entry(key).or_insert((0, g, ply)).0 += 1;
+    });
     let wanted: Vec<(&Key, &(u32, usize, usize))> =
         seen.iter().filter(|(_, v)| v.0 >= min_games).collect();
     let missing = wanted.iter().filter(|(k, _)| book.find(k).is_none());
