@@ -60,24 +60,27 @@ struct Cand {
 }
 
 /// The history heuristic's bonus ([`ENDGAME_HISTORY_WEIGHT`]) added to
-/// each move's ordering score: the most cutting square of the list gets it
-/// all, the others in proportion; the table's move keeps its own bonus.
+/// each move's ordering score, in proportion to its square's count against
+/// the node's most cutting square, to within a factor of two: the counts are
+/// cut to their top [`HISTORY_BITS`] bits at the bit length of the largest
+/// (a shift, where a division cost as much as the nodes it saved). The
+/// table's move keeps its own bonus.
 #[inline(always)]
 fn add_history(history: &[u64; 64], list: &mut [Cand]) {
-    let most = list
-        .iter()
-        .map(|c| history[c.sq as usize])
-        .max()
-        .unwrap_or(0);
-    if most == 0 {
+    // The largest count's bit length is the OR's.
+    let any = list.iter().fold(0, |a, c| a | history[c.sq as usize]);
+    if any == 0 {
         return;
     }
-    // One division a node: the weight over the most, in 32-bit fixed point.
-    let scale = ((ENDGAME_HISTORY_WEIGHT << 32) / most) as u128;
+    let shift = (64 - any.leading_zeros()).saturating_sub(HISTORY_BITS);
     for c in list.iter_mut().filter(|c| c.score < ORDER_TT_BONUS) {
-        c.score += ((history[c.sq as usize] as u128 * scale) >> 32) as i32;
+        c.score +=
+            ((history[c.sq as usize] >> shift) * ENDGAME_HISTORY_WEIGHT >> HISTORY_BITS) as i32;
     }
 }
+
+/// Bits of each count the history bonus keeps.
+const HISTORY_BITS: u32 = 4;
 
 macro_rules! kernel {
     ($moves:path, $flips:path $(, $feat:literal)?) => {

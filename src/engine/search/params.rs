@@ -137,11 +137,13 @@ pub const ORDER_TT_BONUS: i32 = 1 << 24;
 /// [`ENDGAME_HISTORY_EMPTIES`] empties, each move gets up to this many
 /// ordering points, in proportion to how often its square has cut at such
 /// nodes of this search (weighted by the empties squared) against the most
-/// cutting square among the node's moves. One thread, 128 MB, FFO #40-#52:
-/// none 1,307.7M nodes; 8 points 1,223.5M; **12: 1,216.5M (-7.0 %; 1,222.2M
-/// in the fixed point of `add_history`)**;
-/// 16: 1,224.4M; 48 at 13 empties: #40-#49 +42 % (docs/history.md).
-pub const ENDGAME_HISTORY_WEIGHT: u64 = 12;
+/// cutting square among the node's moves, to within a factor of two (the
+/// counts' top four bits: the most cutting square gets 8/16 to 15/16 of
+/// it). One thread, 128 MB, FFO #40-#52: none 1,307.7M nodes; with an exact
+/// proportion (a division a node) 8 points 1,223.5M, 12 1,216.5M, 16
+/// 1,224.4M; **with the top bits, 16: 1,214.9M**, 12: 1,233.9M
+/// (docs/history.md).
+pub const ENDGAME_HISTORY_WEIGHT: u64 = 16;
 /// Nodes with at most this many empties use and feed the history (13:
 /// 1,233.9M at 8 points, 20: 1,220.2M at 12; one table for both colours,
 /// since one a colour gave 1,231.7M).
