@@ -91,7 +91,8 @@ fn hello_ping_go_learn_and_unknown_lines() {
     let game = format!(
         "(;GM[Othello]PC[NBoard]DT[2014-02-21]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[{START}]B[F5]W[F6]B[D3]W[C5];)"
     );
-    let mut gui = Gui::new();
+    // A search, not the book (which holds this opening since it grew).
+    let mut gui = Gui::searching();
     gui.send(&format!("set game {game}"));
     gui.send("set depth 4");
     gui.send("ping 1");
