@@ -63,8 +63,8 @@ struct Cand {
 /// each move's ordering score, in proportion to its square's count against
 /// the node's most cutting square, to within a factor of two: the counts are
 /// cut to their top [`HISTORY_BITS`] bits at the bit length of the largest
-/// (a shift, where a division cost as much as the nodes it saved). The
-/// table's move keeps its own bonus.
+/// (a shift a move instead of a division a node). The table's move keeps its
+/// own bonus.
 #[inline(always)]
 fn add_history(history: &[u64; 64], list: &mut [Cand]) {
     // The largest count's bit length is the OR's.
