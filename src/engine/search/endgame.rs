@@ -10,7 +10,9 @@
 //! The fast path: with many empties, a transposition table, stability
 //! cutoffs, enhanced transposition cutoffs and fastest-first ordering (fewest
 //! opponent replies, parity, the table's move; a static evaluation at the
-//! root-most levels, a 1-ply search over it from 16 empties); with few, no
+//! root-most levels, a 1-ply search over it from 16 empties); just below
+//! the shared table, the thread's own small one (`tt::LocalTable`, in the
+//! L2 cache); with few, no
 //! table and moves tried in parity order straight from the empty squares;
 //! the last two and the last empty square have code of their own (the last
 //! one counts its flips without making them).
@@ -150,6 +152,23 @@ macro_rules! kernel {
                     }
                 }
             }
+            let use_local = !use_tt && n >= ENDGAME_LOCAL_TT_EMPTIES;
+            if use_local {
+                if let Some(e) = w.local.probe(key) {
+                    let (lo, hi) = (e.lo as i32, e.hi as i32);
+                    if lo >= beta || lo >= hi {
+                        return lo;
+                    }
+                    if hi <= alpha {
+                        return hi;
+                    }
+                    alpha = alpha.max(lo);
+                    beta = beta.min(hi);
+                    if e.mv < 64 && moves >> e.mv & 1 != 0 {
+                        tt_move = e.mv as u32;
+                    }
+                }
+            }
             let alpha0 = alpha;
 
             // Left uninitialised: zeroing 1.5 KB cost 4% of a solve's instructions.
@@ -159,6 +178,8 @@ macro_rules! kernel {
             let by_eval = n >= ENDGAME_EVAL_ORDER_EMPTIES;
             let order_depth = (n >= ENDGAME_ORDER_SEARCH_EMPTIES) as u32;
             let etc = use_tt && n >= ENDGAME_ETC_EMPTIES;
+            // The children's bounds in the local table cost an L2 load each.
+            let local_etc = n > ENDGAME_LOCAL_TT_EMPTIES && n <= ENDGAME_TT_EMPTIES;
             let empties_now = !(p | o);
             for sq in Bits(moves) {
                 let f = $flips(p, o, sq);
@@ -198,6 +219,13 @@ macro_rules! kernel {
                             && -(e.score as i32 / UNITS_PER_DISC) >= beta
                         {
                             return -(e.score as i32 / UNITS_PER_DISC);
+                        }
+                    }
+                }
+                if local_etc {
+                    if let Some(e) = w.local.probe(key_raw(cp, co)) {
+                        if -(e.hi as i32) >= beta {
+                            return -(e.hi as i32);
                         }
                     }
                 }
@@ -285,6 +313,9 @@ macro_rules! kernel {
                     best_move = st.best_move;
                     break;
                 }
+            }
+            if use_local {
+                w.local.store(key, best, alpha0, beta, best_move.unwrap_or(64));
             }
             if use_tt {
                 w.tt.store(

@@ -3,7 +3,7 @@
 use super::params::{Params, POLL_INTERVAL};
 use super::progress::{Progress, Stage, Working};
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
-use crate::engine::tt::TranspositionTable;
+use crate::engine::tt::{LocalTable, TranspositionTable};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::collections::VecDeque;
@@ -59,6 +59,9 @@ pub struct Worker<'a> {
     /// empties, each weighted by the empties squared. Zero at the start of
     /// each search; each thread keeps its own.
     pub history: [u64; 64],
+    /// The exact solver's bounds at nodes just below the shared table's
+    /// ([`LocalTable`]); each thread keeps its own for its whole search.
+    pub local: LocalTable,
 }
 
 /// What the main thread is at, for its heartbeat reports.
@@ -378,6 +381,7 @@ impl<'a> Worker<'a> {
             reported: 0,
             beat: None,
             history: [0; 64],
+            local: LocalTable::default(),
         }
     }
 
