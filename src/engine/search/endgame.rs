@@ -179,7 +179,7 @@ macro_rules! kernel {
             let order_depth = (n >= ENDGAME_ORDER_SEARCH_EMPTIES) as u32;
             let etc = use_tt && n >= ENDGAME_ETC_EMPTIES;
             // The children's bounds in the local table cost an L2 load each.
-            let local_etc = n > ENDGAME_LOCAL_TT_EMPTIES && n <= ENDGAME_TT_EMPTIES;
+            let local_etc = n >= ENDGAME_LOCAL_TT_EMPTIES && n <= ENDGAME_TT_EMPTIES;
             let empties_now = !(p | o);
             for sq in Bits(moves) {
                 let f = $flips(p, o, sq);
@@ -430,9 +430,35 @@ macro_rules! kernel {
             }
         }
 
+        /// Few empties: at 4, the local table; then [`shallow_search`].
+        $(#[target_feature(enable = $feat)])?
+        unsafe fn shallow(w: &mut Worker<'_>, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
+            if n != 4 {
+                return shallow_search(w, p, o, alpha, beta, n);
+            }
+            let key = key_raw(p, o);
+            if let Some(e) = w.local.probe(key) {
+                let (lo, hi) = (e.lo as i32, e.hi as i32);
+                // A cutoff here is a node visited, as in `deep`.
+                if lo >= beta || lo >= hi {
+                    w.nodes += 1;
+                    return lo;
+                }
+                if hi <= alpha {
+                    w.nodes += 1;
+                    return hi;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+            let v = shallow_search(w, p, o, alpha, beta, n);
+            w.local.store(key, v, alpha, beta, 64);
+            v
+        }
+
         /// Few empties: no table; moves straight from the empty squares, odd quadrants first.
         $(#[target_feature(enable = $feat)])?
-        unsafe fn shallow(w: &mut Worker<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        unsafe fn shallow_search(w: &mut Worker<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
             let empties = !(p | o);
             match n {
                 0 => {
