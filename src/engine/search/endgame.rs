@@ -32,11 +32,13 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 /// Stability cutoff thresholds by empties: a null-window node with alpha at
-/// least this high tries the (costly) stable-disc bound (Edax's table).
+/// least this high tries the (costly) stable-disc bound. Edax's table less
+/// 4 discs: with the exact edge stability our bound is tighter, and FFO
+/// #40-#49 takes 2.0 % fewer nodes (8 less: 2.2 %, but more instructions).
 const STABILITY_THRESHOLD: [i32; 65] = [
-    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
-    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 2, 4, 6, 8, 10, 12, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44,
+    44, 46, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 60, 60, 60, 60, 60, 60, 60,
+    60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60,
 ];
 
 /// Stability: the opponent keeps its stable discs, which bounds our score
