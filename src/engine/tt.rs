@@ -59,12 +59,31 @@ pub struct LocalEntry {
     pub mv: u8,
 }
 
+impl LocalEntry {
+    /// A search of (`alpha`, `beta`) decided by the bounds: the bound that
+    /// settles it, or `None` with the window narrowed to the bounds.
+    #[inline(always)]
+    pub fn cutoff(&self, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        let (lo, hi) = (self.lo as i32, self.hi as i32);
+        if lo >= *beta || lo >= hi {
+            return Some(lo);
+        }
+        if hi <= *alpha {
+            return Some(hi);
+        }
+        *alpha = (*alpha).max(lo);
+        *beta = (*beta).min(hi);
+        None
+    }
+}
+
 /// A small direct-mapped table of exact-solver bounds, one per search
 /// thread, for the nodes just below the shared table's (too few empties
 /// to pay for a probe of main memory): a position there recurs within the
 /// same small subtree, so 16,384 entries in the L2 cache catch most of it.
-/// Unshared, so plain memory; allocated zeroed (untouched pages cost
-/// nothing until a solve reaches them).
+/// Unshared, so plain memory, written once when a search thread starts
+/// (256 KB: some microseconds); the latest position of a slot replaces the
+/// one before (keeping the one of most empties instead took more nodes).
 pub struct LocalTable {
     entries: Box<[LocalEntry]>,
 }
@@ -407,6 +426,12 @@ mod tests {
         t.store(key, 0, 2, 3, 20);
         let e = t.probe(key).unwrap();
         assert_eq!((e.lo, e.hi, e.mv), (-64, 0, 20));
+        // It settles a search whose window lies above 0, and narrows a wider one.
+        let (mut a, mut b) = (2, 3);
+        assert_eq!(e.cutoff(&mut a, &mut b), Some(0));
+        let (mut a, mut b) = (-5, 5);
+        assert_eq!(e.cutoff(&mut a, &mut b), None);
+        assert_eq!((a, b), (-5, 0));
         // Then a fail high at (-5, -4) with -2: -2 ..= 0.
         t.store(key, -2, -5, -4, 21);
         let e = t.probe(key).unwrap();
@@ -415,6 +440,8 @@ mod tests {
         t.store(key, -1, -2, 0, 22);
         let e = t.probe(key).unwrap();
         assert_eq!((e.lo, e.hi), (-1, -1));
+        let (mut a, mut b) = (-10, 10);
+        assert_eq!(e.cutoff(&mut a, &mut b), Some(-1));
         // Another position in the same slot replaces it; key 0 is never stored.
         let other = key + LOCAL_ENTRIES as u64;
         t.store(other, 10, 20, 30, 5);

@@ -12,8 +12,8 @@
 //! opponent replies, parity, the table's move; a static evaluation at the
 //! root-most levels, a 1-ply search over it from 16 empties); just below
 //! the shared table, the thread's own small one (`tt::LocalTable`, in the
-//! L2 cache); with few, no
-//! table and moves tried in parity order straight from the empty squares;
+//! L2 cache); with few, no sorting: moves tried in parity order straight
+//! from the empty squares (at 4 empties, the local table still);
 //! the last two and the last empty square have code of their own (the last
 //! one counts its flips without making them).
 
@@ -157,15 +157,9 @@ macro_rules! kernel {
             let use_local = !use_tt && n >= ENDGAME_LOCAL_TT_EMPTIES;
             if use_local {
                 if let Some(e) = w.local.probe(key) {
-                    let (lo, hi) = (e.lo as i32, e.hi as i32);
-                    if lo >= beta || lo >= hi {
-                        return lo;
+                    if let Some(s) = e.cutoff(&mut alpha, &mut beta) {
+                        return s;
                     }
-                    if hi <= alpha {
-                        return hi;
-                    }
-                    alpha = alpha.max(lo);
-                    beta = beta.min(hi);
                     if e.mv < 64 && moves >> e.mv & 1 != 0 {
                         tt_move = e.mv as u32;
                     }
@@ -440,18 +434,11 @@ macro_rules! kernel {
             }
             let key = key_raw(p, o);
             if let Some(e) = w.local.probe(key) {
-                let (lo, hi) = (e.lo as i32, e.hi as i32);
-                // A cutoff here is a node visited, as in `deep`.
-                if lo >= beta || lo >= hi {
+                if let Some(s) = e.cutoff(&mut alpha, &mut beta) {
+                    // A node visited, as a cutoff in `deep` is.
                     w.nodes += 1;
-                    return lo;
+                    return s;
                 }
-                if hi <= alpha {
-                    w.nodes += 1;
-                    return hi;
-                }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
             }
             let v = shallow_search(w, p, o, alpha, beta, n);
             w.local.store(key, v, alpha, beta, 64);
