@@ -55,11 +55,17 @@ pub struct LocalEntry {
     /// The exact score lies in `lo..=hi` (discs).
     pub lo: i8,
     pub hi: i8,
-    /// The best or refuting move, or 64.
-    pub mv: u8,
+    /// The best or refuting move, or [`NO_MOVE`].
+    mv: u8,
 }
 
 impl LocalEntry {
+    /// The best or refuting move, if the search that stored it had one.
+    #[inline(always)]
+    pub fn mv(&self) -> Option<u8> {
+        (self.mv != NO_MOVE).then_some(self.mv)
+    }
+
     /// A search of (`alpha`, `beta`) decided by the bounds: the bound that
     /// settles it, or `None` with the window narrowed to the bounds.
     #[inline(always)]
@@ -114,10 +120,11 @@ impl LocalTable {
     /// `score` with `mv` best, keeping what the entry already knew of the
     /// same position.
     #[inline(always)]
-    pub fn store(&mut self, key: u64, score: i32, alpha: i32, beta: i32, mv: u8) {
+    pub fn store(&mut self, key: u64, score: i32, alpha: i32, beta: i32, mv: Option<u8>) {
         if key == 0 {
             return;
         }
+        let mv = mv.unwrap_or(NO_MOVE);
         let e = &mut self.entries[LocalTable::slot(key)];
         if e.key != key {
             *e = LocalEntry {
@@ -423,9 +430,9 @@ mod tests {
         let key = 0x1234_5678_9ABC;
         assert!(t.probe(key).is_none());
         // A fail low at (2, 3) with 0: the score is at most 0.
-        t.store(key, 0, 2, 3, 20);
+        t.store(key, 0, 2, 3, Some(20));
         let e = t.probe(key).unwrap();
-        assert_eq!((e.lo, e.hi, e.mv), (-64, 0, 20));
+        assert_eq!((e.lo, e.hi, e.mv()), (-64, 0, Some(20)));
         // It settles a search whose window lies above 0, and narrows a wider one.
         let (mut a, mut b) = (2, 3);
         assert_eq!(e.cutoff(&mut a, &mut b), Some(0));
@@ -433,21 +440,21 @@ mod tests {
         assert_eq!(e.cutoff(&mut a, &mut b), None);
         assert_eq!((a, b), (-5, 0));
         // Then a fail high at (-5, -4) with -2: -2 ..= 0.
-        t.store(key, -2, -5, -4, 21);
+        t.store(key, -2, -5, -4, Some(21));
         let e = t.probe(key).unwrap();
-        assert_eq!((e.lo, e.hi, e.mv), (-2, 0, 21));
+        assert_eq!((e.lo, e.hi, e.mv()), (-2, 0, Some(21)));
         // An exact result inside the window pins it.
-        t.store(key, -1, -2, 0, 22);
+        t.store(key, -1, -2, 0, None);
         let e = t.probe(key).unwrap();
-        assert_eq!((e.lo, e.hi), (-1, -1));
+        assert_eq!((e.lo, e.hi, e.mv()), (-1, -1, None));
         let (mut a, mut b) = (-10, 10);
         assert_eq!(e.cutoff(&mut a, &mut b), Some(-1));
         // Another position in the same slot replaces it; key 0 is never stored.
         let other = key + LOCAL_ENTRIES as u64;
-        t.store(other, 10, 20, 30, 5);
+        t.store(other, 10, 20, 30, Some(5));
         assert!(t.probe(key).is_none());
         assert_eq!(t.probe(other).map(|e| (e.lo, e.hi)), Some((-64, 10)));
-        t.store(0, 1, 0, 2, 0);
+        t.store(0, 1, 0, 2, Some(0));
         assert!(t.probe(0).is_none());
     }
 

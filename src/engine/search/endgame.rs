@@ -160,8 +160,8 @@ macro_rules! kernel {
                     if let Some(s) = e.cutoff(&mut alpha, &mut beta) {
                         return s;
                     }
-                    if e.mv < 64 && moves >> e.mv & 1 != 0 {
-                        tt_move = e.mv as u32;
+                    if let Some(m) = e.mv().filter(|&m| moves >> m & 1 != 0) {
+                        tt_move = m as u32;
                     }
                 }
             }
@@ -174,8 +174,8 @@ macro_rules! kernel {
             let by_eval = n >= ENDGAME_EVAL_ORDER_EMPTIES;
             let order_depth = (n >= ENDGAME_ORDER_SEARCH_EMPTIES) as u32;
             let etc = use_tt && n >= ENDGAME_ETC_EMPTIES;
-            // The children's bounds in the local table cost an L2 load each.
-            let local_etc = n >= ENDGAME_LOCAL_TT_EMPTIES && n <= ENDGAME_TT_EMPTIES;
+            // Children kept in the local table: their bounds cost an L2 load each.
+            let local_etc = (ENDGAME_LOCAL_TT_EMPTIES + 1..=ENDGAME_TT_EMPTIES).contains(&n);
             let empties_now = !(p | o);
             for sq in Bits(moves) {
                 let f = $flips(p, o, sq);
@@ -311,7 +311,7 @@ macro_rules! kernel {
                 }
             }
             if use_local {
-                w.local.store(key, best, alpha0, beta, best_move.unwrap_or(64));
+                w.local.store(key, best, alpha0, beta, best_move);
             }
             if use_tt {
                 w.tt.store(
@@ -426,10 +426,11 @@ macro_rules! kernel {
             }
         }
 
-        /// Few empties: at 4, the local table; then [`shallow_search`].
+        /// Few empties: the local table (from [`ENDGAME_LOCAL_TT_EMPTIES`]),
+        /// then [`shallow_search`].
         $(#[target_feature(enable = $feat)])?
         unsafe fn shallow(w: &mut Worker<'_>, p: u64, o: u64, mut alpha: i32, mut beta: i32, n: u32) -> i32 {
-            if n != 4 {
+            if n < ENDGAME_LOCAL_TT_EMPTIES {
                 return shallow_search(w, p, o, alpha, beta, n);
             }
             let key = key_raw(p, o);
@@ -441,7 +442,7 @@ macro_rules! kernel {
                 }
             }
             let v = shallow_search(w, p, o, alpha, beta, n);
-            w.local.store(key, v, alpha, beta, 64);
+            w.local.store(key, v, alpha, beta, None);
             v
         }
 

@@ -78,12 +78,13 @@ pub const ORDER_BY_EVAL_DEPTH: i32 = 3;
 /// Endgame nodes with at least this many empties use the transposition table.
 pub const ENDGAME_TT_EMPTIES: u32 = 8;
 /// Endgame nodes from this many empties up to [`ENDGAME_TT_EMPTIES`] keep
-/// bounds in the thread's small local table (`tt::LocalTable`), and read
-/// their children's there (ETC); nodes of 4 empties keep theirs too
-/// (`shallow`). One thread, 128 MB, FFO #40-#49: 480.7M nodes without it,
-/// 438.2M from 6, 422.9M from 5, 413.0M with the ETC from 6, 394.2M with
-/// 4 empties and the ETC from 5; 4-6 % less time.
-pub const ENDGAME_LOCAL_TT_EMPTIES: u32 = 5;
+/// bounds in the thread's small local table (`tt::LocalTable`; at or below
+/// [`SHALLOW_EMPTIES`] in `shallow`), and the sorted ones read their
+/// children's there (ETC). One thread, 128 MB, FFO #40-#49: 480.7M nodes
+/// without it, 438.2M from 6, 422.9M from 5, 413.0M with the ETC from 6,
+/// 394.2M from 4 with the ETC from 5; 4-6 % less time. From 3: 1.5 % fewer
+/// nodes, 1 % more instructions.
+pub const ENDGAME_LOCAL_TT_EMPTIES: u32 = 4;
 /// Endgame nodes with more empties than this sort moves fastest-first
 /// (fewest opponent replies); at or below it, parity order is cheaper.
 pub const ENDGAME_SORT_EMPTIES: u32 = 6;
