@@ -343,7 +343,7 @@ fn tame_gtp(line: Vec<u8>, searches_ok: &mut bool) -> Vec<u8> {
     let Some(req) = request(cut, line.len() > MAX_LINE) else {
         return line;
     };
-    let big = |v: &str, max: u64| v.parse::<u64>().map_or(false, |n| n > max);
+    let big = |v: &str, max: u64| v.parse::<u64>().is_ok_and(|n| n > max);
     let tame = match &req.command {
         Ok(Command::Quit | Command::Solve | Command::Bench) => false,
         Ok(Command::Perft(d)) => *d <= 4,

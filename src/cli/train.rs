@@ -9,7 +9,7 @@ use mollett::engine::eval::EvalKind;
 use mollett::rules::Variant;
 use mollett::tournament::openings;
 use mollett::tournament::types::parse_shard;
-use mollett::train::wthor::WthorStarts;
+use mollett::train::wthor::{EarlyLabel, WthorStarts};
 use mollett::train::{
     evaltest, fit, grow, probcut, selfplay, swing, train_files, EvalChoice, GameLimits,
 };
@@ -126,6 +126,10 @@ pub struct TrainArgs {
     /// empties on, a tournament game's at 24 empties, `e` lines).
     #[arg(long)]
     pub exact_only: bool,
+    /// Label a tournament game's positions before 24 empties with its
+    /// theoretical score (perfect play from 24 empties), not the result as played.
+    #[arg(long)]
+    pub wthor_theoretical: bool,
     /// From modern corpus files, only the games with an index below this
     /// (default: all): repeats a run on a corpus that has grown since.
     #[arg(long)]
@@ -274,6 +278,11 @@ impl TrainArgs {
             outcome_weight: self.outcome_weight,
             empties: (self.min_empties, self.max_empties),
             exact_only: self.exact_only,
+            wthor_early: if self.wthor_theoretical {
+                EarlyLabel::Theoretical
+            } else {
+                EarlyLabel::Played
+            },
             progress: true,
         }
     }

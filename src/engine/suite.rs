@@ -163,6 +163,9 @@ impl fmt::Display for SolveTotals {
     }
 }
 
+/// Told of each problem's progress (its iterations, passes and heartbeats).
+pub type SolveProgress = dyn Fn(&Problem, &Progress) + Sync;
+
 /// Solves the problems of `problems` whose ids lie in `ids`, on a table of
 /// `hash_mb` (refused when it cannot be allocated; `None`: sized by each
 /// problem's empties, [`auto_hash_mb`]), ordering with `eval`;
@@ -176,7 +179,7 @@ pub fn solve_all(
     hash_mb: Option<usize>,
     eval: &EvalKind,
     row: &mut dyn FnMut(&SolveRow),
-    progress: Option<&(dyn Fn(&Problem, &Progress) + Sync)>,
+    progress: Option<&SolveProgress>,
     heartbeat: Option<Duration>,
 ) -> Result<SolveTotals, String> {
     let mut totals = SolveTotals {

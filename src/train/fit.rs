@@ -45,6 +45,8 @@ pub struct FitConfig {
     pub empties: (u32, u32),
     /// Only exactly labelled positions.
     pub exact_only: bool,
+    /// How tournament games label their positions before 24 empties.
+    pub wthor_early: wthor::EarlyLabel,
     pub progress: bool,
 }
 
@@ -63,6 +65,7 @@ impl Default for FitConfig {
             outcome_weight: 0.5,
             empties: (0, 60),
             exact_only: false,
+            wthor_early: wthor::EarlyLabel::Played,
             progress: true,
         }
     }
@@ -357,7 +360,7 @@ pub fn train_files(
             if cfg.progress {
                 eprintln!("train: {}: {} games", f.display(), file.games.len());
             }
-            samples.extend(wthor::samples(&file));
+            samples.extend(wthor::samples(&file, cfg.wthor_early));
         } else {
             samples.extend(read_samples(f)?);
         }

@@ -14,16 +14,28 @@ use std::path::{Path, PathBuf};
 /// The year held out as a test set: `train` refuses it, self-play skips it.
 pub const HELD_OUT_YEAR: u16 = 2018;
 
+/// How the positions of a tournament game before the file's depth are labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EarlyLabel {
+    /// The game's result as played.
+    Played,
+    /// The theoretical result: perfect play from the file's depth (24
+    /// empties) on, without the players' errors after it.
+    Theoretical,
+}
+
 /// The samples of a WTHOR file: every position with a move, its label the
 /// game's result (black minus white, empties to the winner) from the side
 /// to move; the position at the file's depth gets the theoretical result
-/// instead and is exact.
-pub fn samples(file: &WthorFile) -> Vec<Sample> {
+/// instead and is exact, and the positions before it get what `early` says.
+pub fn samples(file: &WthorFile, early: EarlyLabel) -> Vec<Sample> {
     let mut out = Vec::new();
     for g in &file.games {
         g.replay(|pos, _| {
-            let exact = pos.empty_count() == file.depth as u32;
-            let black = if exact {
+            let empties = pos.empty_count();
+            let exact = empties == file.depth as u32;
+            let theoretical = exact || (early == EarlyLabel::Theoretical && empties > file.depth as u32);
+            let black = if theoretical {
                 g.theoretical_result()
             } else {
                 g.result()
@@ -36,7 +48,7 @@ pub fn samples(file: &WthorFile) -> Vec<Sample> {
 
 /// The samples of a `.wtb` file (see [`samples`]).
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    Ok(samples(&wthor::read(path)?))
+    Ok(samples(&wthor::read(path)?, EarlyLabel::Played))
 }
 
 /// `path`, or the `.wtb` files in it when it is a directory, in name order.
@@ -165,7 +177,7 @@ mod tests {
     #[test]
     fn a_game_gives_one_exact_position_at_24_empties_labelled_from_its_side() {
         let file = wthor::read(&wthor_dir().join("WTH_2018.wtb")).unwrap();
-        let s = samples(&file);
+        let s = samples(&file, EarlyLabel::Played);
         let exact: Vec<&Sample> = s.iter().filter(|s| s.exact).collect();
         assert!(exact.iter().all(|s| s.pos.empty_count() == 24));
         assert!(exact.len() > file.games.len() * 9 / 10);
@@ -183,6 +195,27 @@ mod tests {
             -1.0
         };
         assert_eq!(at24.score * black_view, -20.0);
+    }
+
+    #[test]
+    fn theoretical_labels_replace_the_played_result_before_24_empties_only() {
+        let file = wthor::read(&wthor_dir().join("WTH_2018.wtb")).unwrap();
+        let played = samples(&file, EarlyLabel::Played);
+        let theory = samples(&file, EarlyLabel::Theoretical);
+        assert_eq!(played.len(), theory.len());
+        // The first game of 2018 (see above): -12 as played, -20 from 24 empties.
+        let n = file.games[0].moves().len();
+        let black = |s: &Sample| if s.pos.side == Color::Black { s.score } else { -s.score };
+        for (p, t) in played[..n].iter().zip(&theory[..n]) {
+            assert_eq!(p.pos, t.pos);
+            assert_eq!(p.exact, t.exact);
+            let e = p.pos.empty_count();
+            if e >= 24 {
+                assert_eq!(black(t), -20.0, "{e} empties");
+            } else {
+                assert_eq!((black(p), black(t)), (-12.0, -12.0), "{e} empties");
+            }
+        }
     }
 
     #[test]

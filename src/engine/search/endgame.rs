@@ -79,7 +79,7 @@ fn add_history(history: &[u64; 64], list: &mut [Cand]) {
     let shift = (64 - any.leading_zeros()).saturating_sub(HISTORY_BITS);
     for c in list.iter_mut().filter(|c| c.score < ORDER_TT_BONUS) {
         c.score +=
-            ((history[c.sq as usize] >> shift) * ENDGAME_HISTORY_WEIGHT >> HISTORY_BITS) as i32;
+            (((history[c.sq as usize] >> shift) * ENDGAME_HISTORY_WEIGHT) >> HISTORY_BITS) as i32;
     }
 }
 

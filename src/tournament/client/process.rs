@@ -139,11 +139,8 @@ impl EngineProcess {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let mut out = BufReader::new(stdout);
-            loop {
-                let line = match read_bounded_line(&mut out) {
-                    Ok(Some(line)) => line,
-                    Ok(None) | Err(_) => break,
-                };
+            // End of output or a read error ends the reader.
+            while let Ok(Some(line)) = read_bounded_line(&mut out) {
                 let malformed = line.is_err();
                 if tx.send(line).is_err() || malformed {
                     break;
