@@ -31,6 +31,17 @@ pub fn neighbours(b: u64) -> u64 {
     h | (hb << 8) | (hb >> 8)
 }
 
+/// The corners of `b` and its discs beside one of them along an edge: a
+/// cheap count of discs that cannot be flipped (the exact solver orders by it).
+#[inline]
+pub fn corner_anchored(b: u64) -> u64 {
+    let beside = ((b & 0x0100_0000_0000_0001) << 1)
+        | ((b & 0x8000_0000_0000_0080) >> 1)
+        | ((b & 0x0000_0000_0000_0081) << 8)
+        | ((b & 0x8100_0000_0000_0000) >> 8);
+    (beside | CORNERS) & b
+}
+
 /// Union of the quadrants holding an odd number of empty squares.
 #[inline]
 pub fn odd_quadrants(empties: u64) -> u64 {
@@ -202,6 +213,26 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::rules::bitboard::{self, symmetry};
+
+    #[test]
+    fn corner_anchored_discs_are_corners_and_their_edge_neighbours() {
+        let sq = |c: u32, r: u32| 1u64 << (r * 8 + c);
+        // a1 with b1, a2 (anchored) and b2 (not on an edge); b8 without a8 (not anchored).
+        let b = sq(0, 0) | sq(1, 0) | sq(0, 1) | sq(1, 1) | sq(1, 7);
+        assert_eq!(corner_anchored(b), sq(0, 0) | sq(1, 0) | sq(0, 1));
+        // Every corner with both edge neighbours: 12 discs; the same is true of each image.
+        let all = CORNERS | sq(1, 0) | sq(0, 1) | sq(6, 0) | sq(7, 1) | sq(0, 6) | sq(1, 7) | sq(7, 6) | sq(6, 7);
+        assert_eq!(corner_anchored(all), all);
+        let mut rng = Rng::new(7);
+        for _ in 0..1000 {
+            let b = rng.next_u64();
+            for s in 0..8 {
+                assert_eq!(corner_anchored(symmetry(b, s)), symmetry(corner_anchored(b), s));
+            }
+            // Only the squares beside a corner that is the disc's own count.
+            assert_eq!(corner_anchored(b & !CORNERS), 0);
+        }
+    }
 
     /// The masks of the 38 lines of length >= 2: 8 rows, 8 columns, 11 + 11 diagonals.
     struct Lines {

@@ -24,7 +24,7 @@ use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
 use crate::rules::bitboard::{count_last_flips, Bits};
 use crate::rules::color::Variant;
-use crate::rules::geometry::{neighbours, odd_quadrants, stable_discs, CORNERS};
+use crate::rules::geometry::{corner_anchored, neighbours, odd_quadrants, stable_discs, CORNERS};
 use crate::rules::position::{final_score_raw, key_raw, Position};
 use crate::rules::square::Square;
 use std::mem::MaybeUninit;
@@ -199,6 +199,7 @@ macro_rules! kernel {
                     let mut s = -ORDER_MOBILITY_WEIGHT * (m.count_ones() + (m & CORNERS).count_ones()) as i32;
                     // Potential mobility: empty squares next to our discs, the opponent's future moves.
                     s -= ORDER_POTENTIAL_WEIGHT * (neighbours(co) & empties_now & !(1u64 << sq)).count_ones() as i32;
+                    s += ORDER_CORNER_STABILITY_WEIGHT * corner_anchored(co).count_ones() as i32;
                     if odd >> sq & 1 != 0 {
                         s += ORDER_PARITY_BONUS;
                     }

@@ -137,6 +137,15 @@ pub const ORDER_MOBILITY_WEIGHT: i32 = 16;
 /// Endgame ordering points per empty square next to the mover's discs after
 /// the move (potential mobility of the opponent; measured: 2% fewer nodes on FFO #26-#37).
 pub const ORDER_POTENTIAL_WEIGHT: i32 = 4;
+/// Endgame ordering points per disc of the mover's after the move that is a
+/// corner or beside an own corner along an edge ([`corner_anchored`]). One
+/// thread, 128 MB, FFO #40-#49: none 386.5M nodes, 2 372.2M, **4 359.2M**,
+/// 6 359.7M, 8 360.5M, 16 394.4M; the exact edge-stable discs instead
+/// order better (343.8M at 4) but cost 8.7% more instructions a node
+/// (docs/history.md).
+///
+/// [`corner_anchored`]: crate::rules::geometry::corner_anchored
+pub const ORDER_CORNER_STABILITY_WEIGHT: i32 = 4;
 /// Ordering bonus for a move into an odd quadrant in the endgame (parity).
 pub const ORDER_PARITY_BONUS: i32 = 8;
 /// Ordering bonus for the transposition table's move: always tried first.
