@@ -94,9 +94,10 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = mollett::engine::eval::pattern::DEFAULT_STAGES)]
     pub stages: usize,
     /// The pattern layout to fit: v1 (the shipped eleven patterns, 46
-    /// instances), v2 (v1 and three ten-square shapes, 58 instances) or o1
-    /// (four ten-square corner and edge shapes, 20 instances: for ordering
-    /// the exact solver).
+    /// instances), v2 (v1 and three ten-square shapes, 58 instances), v3
+    /// (v2 with mobility and potential mobility as tables per stage beside
+    /// their linear terms) or o1 (four ten-square corner and edge shapes, 20
+    /// instances: for ordering the exact solver).
     #[arg(long, default_value = "v1", value_parser = parse_layout)]
     pub layout: &'static PatternSet,
     /// Adam step size (discs).

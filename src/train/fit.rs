@@ -13,7 +13,7 @@ use super::inputs::{corpus_samples, read_samples, GameLimits};
 use super::sample::{game_outcomes, Sample};
 use super::wthor;
 use crate::engine::eval::pattern::{
-    global_features, instance_indices, pattern_set, stage_of, PatternSet, PatternWeights, GLOBALS,
+    count_slots, features, instance_indices, pattern_set, stage_of, PatternSet, PatternWeights, GLOBALS,
     MAX_INSTANCES, WEIGHT_SCALE,
 };
 use crate::rng::Rng;
@@ -121,10 +121,11 @@ fn push_row(rows: &mut Rows, s: &Sample, label: f32, cfg: &FitConfig) {
             .push((set.slot_offset[p] + set.patterns[p].slot_of[idx[k] as usize] as usize) as u32);
     }
     let (stages, seed, holdout) = (cfg.stages, cfg.seed, cfg.holdout);
-    let g = global_features(&s.pos);
+    let f = features(&s.pos);
+    rows.slots.extend(count_slots(set, &f).map(|slot| slot as u32));
     let mut globals = [0f32; GLOBALS];
-    for k in 0..GLOBALS {
-        globals[k] = g[k] as f32;
+    for (g, &v) in globals.iter_mut().zip(&f.globals) {
+        *g = v as f32;
     }
     let discs = (s.pos.player | s.pos.opponent).count_ones();
     let h = Rng::new(s.pos.key() ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
@@ -174,7 +175,7 @@ pub fn fit(samples: &[Sample], cfg: &FitConfig) -> (PatternWeights, Vec<StageRep
     let mut rows = Rows {
         rows: Vec::new(),
         slots: Vec::new(),
-        width: set.instances.len(),
+        width: set.instances.len() + set.counts.len(),
     };
     for (s, o) in samples.iter().zip(&outcomes) {
         let e = s.pos.empty_count();

@@ -3,7 +3,7 @@
 //! POPCNT and the AVX2 move generator. Only called after the run-time check
 //! in `crate::rules::cpu`.
 
-use super::features::global_features_with;
+use super::features::features_with;
 use super::set::{stage_of, Lookup, PatternSet, GLOBALS};
 use crate::rules::position::Position;
 use std::arch::x86_64::_pext_u64;
@@ -71,10 +71,10 @@ pub unsafe fn raw(weights: Weights<'_>, pos: &Position) -> i32 {
         // SAFETY: `index` is below `3^len`, so in bounds, as above.
         sum += unsafe { *table.get_unchecked(idx) } as i32;
     }
-    let g = global_features_with::<true>(pos);
+    let f = features_with::<true>(pos);
     let gw = &globals[s * GLOBALS..(s + 1) * GLOBALS];
-    for k in 0..GLOBALS {
-        sum += g[k] * gw[k] as i32;
+    for (g, &w) in f.globals.iter().zip(gw) {
+        sum += g * w as i32;
     }
-    sum
+    sum + super::count_weights(set, table, &f)
 }

@@ -2,7 +2,7 @@
 //! index square by square (the BMI2 way is in `fast`), the global features,
 //! and the ternary board.
 
-use super::set::{PatternSet, GLOBALS};
+use super::set::{Count, PatternSet, GLOBALS};
 use crate::rules::color::Variant;
 use crate::rules::geometry::neighbours;
 use crate::rules::position::Position;
@@ -33,8 +33,31 @@ pub(super) fn instance_indices_portable(set: &PatternSet, pos: &Position, out: &
 /// The global features of a position (integers; their weights are per stage).
 #[inline]
 pub fn global_features(pos: &Position) -> [i32; GLOBALS] {
+    features(pos).globals
+}
+
+/// The global features and the counts that count tables read.
+#[inline]
+pub fn features(pos: &Position) -> Features {
     // SAFETY: with `FAST` false no CPU feature is needed.
-    unsafe { global_features_with::<false>(pos) }
+    unsafe { features_with::<false>(pos) }
+}
+
+/// What the evaluation reads besides the patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// The global features, in [`super::set::GLOBAL_NAMES`] order.
+    pub globals: [i32; GLOBALS],
+    /// Each [`Count`], by its discriminant.
+    counts: [u32; 4],
+}
+
+impl Features {
+    /// The value of `count` (not yet clamped to a table's size).
+    #[inline]
+    pub fn count(&self, count: Count) -> u32 {
+        self.counts[count as usize]
+    }
 }
 
 /// Legal moves of the side to move, as `Position::moves` gives them (the
@@ -56,21 +79,23 @@ unsafe fn side_moves<const FAST: bool>(pos: &Position) -> u64 {
     crate::rules::bitboard::moves(pos.player, pos.opponent)
 }
 
-/// [`global_features`]; with `FAST`, legal moves come from the AVX2 kernel.
+/// [`features`]; with `FAST`, legal moves come from the AVX2 kernel.
 ///
 /// # Safety
 /// With `FAST` the CPU must support AVX2 (callers check `crate::rules::cpu::has_fast_bits`).
 #[inline(always)]
-pub(super) unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [i32; GLOBALS] {
+pub(super) unsafe fn features_with<const FAST: bool>(pos: &Position) -> Features {
     // As through `Position::moves` (a classic side with an empty supply has no moves).
     // SAFETY: passed on from the caller.
     let (mine, theirs) = unsafe { (side_moves::<FAST>(pos), side_moves::<FAST>(&pos.pass())) };
-    let mobility = mine.count_ones() as i32 - theirs.count_ones() as i32;
+    let (moves_mine, moves_theirs) = (mine.count_ones(), theirs.count_ones());
+    let mobility = moves_mine as i32 - moves_theirs as i32;
     let e = pos.empty_count() as i32;
     let parity = if e & 1 == 1 { 1 } else { -1 };
     let empty = pos.empties();
-    let potential = (neighbours(pos.opponent) & empty).count_ones() as i32
-        - (neighbours(pos.player) & empty).count_ones() as i32;
+    let potential_mine = (neighbours(pos.opponent) & empty).count_ones();
+    let potential_theirs = (neighbours(pos.player) & empty).count_ones();
+    let potential = potential_mine as i32 - potential_theirs as i32;
     let mut g = [mobility, potential, parity, 1, 0, 0, 0];
     if pos.variant == Variant::Classic {
         // Without passes the side to move places ceil(e/2) more discs, the other floor(e/2).
@@ -82,5 +107,10 @@ pub(super) unsafe fn global_features_with<const FAST: bool>(pos: &Position) -> [
         g[5] = short_theirs - short_mine;
         g[6] = mine - theirs;
     }
-    g
+    let mut counts = [0; 4];
+    counts[Count::MovesMine as usize] = moves_mine;
+    counts[Count::MovesTheirs as usize] = moves_theirs;
+    counts[Count::PotentialMine as usize] = potential_mine;
+    counts[Count::PotentialTheirs as usize] = potential_theirs;
+    Features { globals: g, counts }
 }

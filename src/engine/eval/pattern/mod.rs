@@ -34,9 +34,9 @@ mod features;
 mod set;
 mod weights;
 
-pub use features::global_features;
+pub use features::{features, global_features, Features};
 pub use set::{
-    layout, layout_names, pattern_set, stage_of, Instance, Pattern, PatternSet, DEFAULT_STAGES,
+    layout, layout_names, pattern_set, stage_of, Count, CountTable, Instance, Pattern, PatternSet, DEFAULT_STAGES,
     GLOBALS, GLOBAL_NAMES, MAX_INSTANCES, WEIGHT_SCALE,
 };
 pub use weights::{
@@ -116,6 +116,9 @@ impl PatternEval {
                     *d = src[so + slot as usize];
                 }
             }
+            let entries = set.slots_per_stage - set.count_slot_offset;
+            dst[set.count_full_offset..set.count_full_offset + entries]
+                .copy_from_slice(&src[set.count_slot_offset..set.slots_per_stage]);
             globals[s * GLOBALS..(s + 1) * GLOBALS].copy_from_slice(&src[set.slots_per_stage..]);
         }
         PatternEval {
@@ -172,13 +175,36 @@ impl PatternEval {
             }
             sum += table[set.full_offset[inst.pattern] + idx] as i32;
         }
-        let g = global_features(pos);
+        let f = features(pos);
         let gw = &self.globals[s * GLOBALS..(s + 1) * GLOBALS];
-        for k in 0..GLOBALS {
-            sum += g[k] * gw[k] as i32;
+        for (g, &w) in f.globals.iter().zip(gw) {
+            sum += g * w as i32;
         }
-        sum
+        sum + count_weights(set, table, &f)
     }
+}
+
+/// The weights of a layout's count tables for `f`, from a stage's expanded table.
+#[inline(always)]
+fn count_weights(set: &PatternSet, table: &[i16], f: &Features) -> i32 {
+    let mut sum = 0;
+    let mut at = set.count_full_offset;
+    for &(count, _, size) in set.counts {
+        sum += table[at + (f.count(count) as usize).min(size - 1)] as i32;
+        at += size;
+    }
+    sum
+}
+
+/// The compact weight slots of a layout's count tables for `f` (in a
+/// stage's weights, as [`PatternWeights`] lays them out): what `train` fits.
+pub fn count_slots<'a>(set: &'a PatternSet, f: &Features) -> impl Iterator<Item = usize> + 'a {
+    let f = *f;
+    set.counts.iter().scan(set.count_slot_offset, move |at, &(count, _, size)| {
+        let slot = *at + (f.count(count) as usize).min(size - 1);
+        *at += size;
+        Some(slot)
+    })
 }
 
 impl Evaluator for PatternEval {
@@ -380,6 +406,37 @@ mod tests {
     }
 
     #[test]
+    fn count_tables_add_one_weight_per_count_clamped_to_the_last_entry() {
+        let set = layout("v3").expect("v3");
+        let mut w = PatternWeights::zeros_for(set, 1);
+        // moves-mine: entry i is i discs; potential-theirs: only the last entry, 100 discs.
+        let (_, _, size_moves) = set.counts[0];
+        let pot_at = set.count_slot_offset + size_moves + set.counts[1].2 + set.counts[2].2;
+        let (_, _, size_pot) = set.counts[3];
+        for i in 0..size_moves {
+            w.data[set.count_slot_offset + i] = (i as i32 * WEIGHT_SCALE) as i16;
+        }
+        w.data[pot_at + size_pot - 1] = (100 * WEIGHT_SCALE) as i16;
+        let eval = PatternEval::new(&w);
+        let portable = PatternEval {
+            fast_cpu: false,
+            ..eval.clone()
+        };
+        for pos in comparison_positions().iter().take(2000) {
+            let moves = pos.moves().count_ones().min(size_moves as u32 - 1) as i32;
+            let empty = !(pos.player | pos.opponent);
+            let pot = (crate::rules::geometry::neighbours(pos.player) & empty).count_ones();
+            let big = if pot as usize >= size_pot - 1 { 100 } else { 0 };
+            let expect = (moves + big) * WEIGHT_SCALE;
+            assert_eq!(portable.raw(pos), expect, "{}", pos.to_obf());
+            assert_eq!(eval.raw(pos), expect, "{}", pos.to_obf());
+        }
+        // Layouts without count tables: no entries, the checksum of before.
+        assert!(layout("v2").expect("v2").counts.is_empty());
+        assert_ne!(set.checksum, layout("v2").expect("v2").checksum);
+    }
+
+    #[test]
     fn fast_evaluation_matches_the_portable_one_exactly() {
         let evals = [
             PatternEval::embedded(Variant::Modern).expect("embedded weights load"),
@@ -387,6 +444,7 @@ mod tests {
             PatternEval::new(&random_weights(DEFAULT_STAGES, 11)),
             PatternEval::new(&random_weights(4, 5)),
             PatternEval::new(&random_weights_for(layout("v2").expect("v2"), 3, 9)),
+            PatternEval::new(&random_weights_for(layout("v3").expect("v3"), 5, 13)),
         ];
         let positions = comparison_positions();
         assert_eq!(positions.len(), 6500);
@@ -440,6 +498,9 @@ mod tests {
             // The reference: mobility through `Position::moves`.
             let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
             assert_eq!(globals[0], mobility, "{}", pos.to_obf());
+            let f = features(pos);
+            assert_eq!(f.count(Count::MovesMine), pos.moves().count_ones());
+            assert_eq!(f.count(Count::MovesTheirs), pos.pass().moves().count_ones());
             #[cfg(target_arch = "x86_64")]
             if crate::rules::cpu::has_fast_bits() {
                 let mut fast = [u32::MAX; MAX_INSTANCES];
@@ -448,8 +509,8 @@ mod tests {
                 assert_eq!(fast[..n], expect[..n], "{}", pos.to_obf());
                 // SAFETY: as above.
                 assert_eq!(
-                    unsafe { features::global_features_with::<true>(pos) },
-                    globals
+                    unsafe { features::features_with::<true>(pos) },
+                    features(pos)
                 );
             }
         }

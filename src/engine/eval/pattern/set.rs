@@ -175,13 +175,41 @@ const TEN_SQUARE: [BasePattern; 3] = [
     ),
 ];
 
-/// An evaluation's shape: the base patterns it reads, by name. A weight
-/// file is made for one layout (its checksum says which).
+/// A count the evaluation reads off the position, with one weight per
+/// value and stage (a table, not a linear term: issue 29). Values at or
+/// above `size - 1` share the last entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Legal moves of the side to move.
+    MovesMine,
+    /// Legal moves of the opponent (if it were to move).
+    MovesTheirs,
+    /// Empty squares next to an opponent's disc (the side to move's potential mobility).
+    PotentialMine,
+    /// Empty squares next to a disc of the side to move.
+    PotentialTheirs,
+}
+
+/// A count table of a layout: the count, its name (in the checksum) and its entries.
+pub type CountTable = (Count, &'static str, usize);
+
+/// The mobility and potential-mobility counts as tables (layout `v3`).
+const MOBILITY_TABLES: [CountTable; 4] = [
+    (Count::MovesMine, "moves-mine", 32),
+    (Count::MovesTheirs, "moves-theirs", 32),
+    (Count::PotentialMine, "potential-mine", 48),
+    (Count::PotentialTheirs, "potential-theirs", 48),
+];
+
+/// An evaluation's shape: the base patterns it reads, by name, and its
+/// count tables. A weight file is made for one layout (its checksum says which).
 #[derive(Clone, Copy)]
 pub struct Layout {
     pub name: &'static str,
     /// The base patterns, in weight order: the parts one after another.
     parts: &'static [&'static [BasePattern]],
+    /// Count tables, after the patterns in weight order.
+    counts: &'static [CountTable],
 }
 
 impl Layout {
@@ -195,18 +223,26 @@ impl Layout {
 const ORDERING: [BasePattern; 4] = [ELEVEN[0], ELEVEN[1], TEN_SQUARE[0], TEN_SQUARE[1]];
 
 /// Every layout, the default (the shipped weights') first.
-pub const LAYOUTS: [Layout; 3] = [
+pub const LAYOUTS: [Layout; 4] = [
     Layout {
         name: "v1",
         parts: &[&ELEVEN],
+        counts: &[],
     },
     Layout {
         name: "v2",
         parts: &[&ELEVEN, &TEN_SQUARE],
+        counts: &[],
     },
     Layout {
         name: "o1",
         parts: &[&ORDERING],
+        counts: &[],
+    },
+    Layout {
+        name: "v3",
+        parts: &[&ELEVEN, &TEN_SQUARE],
+        counts: &MOBILITY_TABLES,
     },
 ];
 
@@ -276,8 +312,15 @@ pub struct PatternSet {
     pub full_per_stage: usize,
     /// Offset of each pattern in a stage's compact weights (slots).
     pub slot_offset: Vec<usize>,
-    /// Compact pattern weights per stage (sum of slots), globals excluded.
+    /// Compact weights per stage (the patterns' slots, then the count
+    /// tables' entries), globals excluded.
     pub slots_per_stage: usize,
+    /// The count tables, in weight order.
+    pub counts: &'static [CountTable],
+    /// Start of the count tables in a stage's compact weights.
+    pub count_slot_offset: usize,
+    /// Start of the count tables in a stage's expanded table.
+    pub count_full_offset: usize,
     /// Checksum of the definitions, stored in weight files.
     pub checksum: u64,
     /// Per instance, `2^len` entries: for each subset of its squares, as
@@ -312,6 +355,11 @@ fn checksum(layout: &Layout) -> u64 {
     }
     for g in GLOBAL_NAMES {
         hash.write(g.as_bytes());
+    }
+    // Layouts without count tables keep the checksum they had before them.
+    for &(_, name, size) in layout.counts {
+        hash.write(name.as_bytes());
+        hash.write(&(size as u32).to_le_bytes());
     }
     hash.finish()
 }
@@ -427,14 +475,19 @@ fn build(layout: &Layout) -> PatternSet {
             digit_values.push(value);
         }
     }
+    let (count_full_offset, count_slot_offset) = (full, slots);
+    let entries: usize = layout.counts.iter().map(|&(_, _, size)| size).sum();
     PatternSet {
         name: layout.name,
         patterns,
         instances,
         full_offset,
-        full_per_stage: full,
+        full_per_stage: full + entries,
         slot_offset,
-        slots_per_stage: slots,
+        slots_per_stage: slots + entries,
+        counts: layout.counts,
+        count_slot_offset,
+        count_full_offset,
         checksum: checksum(layout),
         digit_values,
         lookups,
