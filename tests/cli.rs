@@ -342,7 +342,7 @@ fn train_fits_either_layout_and_evaltest_reads_what_it_wrote() {
     let dir = temp("layout", "unused", b"");
     assert_refused(
         &["train", wthor, "--layout", "v9", "--out", "w.bin"],
-        "no layout 'v9' (layouts: v1, v2, o1, v3)",
+        "no layout 'v9' (layouts: v1, v2, o1, v3, v4)",
     );
     assert_refused(
         &["train", wthor, "--min-empties", "20", "--max-empties", "10"],
@@ -362,7 +362,7 @@ fn train_fits_either_layout_and_evaltest_reads_what_it_wrote() {
         "no positions to train on among the chosen empties",
     );
     let mut errors = Vec::new();
-    for layout in ["v1", "v2", "v3"] {
+    for layout in ["v1", "v2", "v3", "v4"] {
         let weights = dir.with_file_name(format!("{layout}.bin"));
         let w = weights.to_str().unwrap();
         let out = mollett(&[
@@ -390,4 +390,5 @@ fn train_fits_either_layout_and_evaltest_reads_what_it_wrote() {
     }
     assert_ne!(errors[0], errors[1], "two layouts, two fits");
     assert_ne!(errors[1], errors[2], "the count tables change the fit");
+    assert_ne!(errors[2], errors[3], "more count tables change it again");
 }

@@ -96,8 +96,10 @@ pub struct TrainArgs {
     /// The pattern layout to fit: v1 (the shipped eleven patterns, 46
     /// instances), v2 (v1 and three ten-square shapes, 58 instances), v3
     /// (v2 with mobility and potential mobility as tables per stage beside
-    /// their linear terms) or o1 (four ten-square corner and edge shapes, 20
-    /// instances: for ordering the exact solver).
+    /// their linear terms), v4 (v3 with tables of the corner-anchored discs of
+    /// each side, the side to move's discs and the odd quadrants) or o1 (four
+    /// ten-square corner and edge shapes, 20 instances: for ordering the exact
+    /// solver).
     #[arg(long, default_value = "v1", value_parser = parse_layout)]
     pub layout: &'static PatternSet,
     /// Adam step size (discs).

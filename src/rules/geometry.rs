@@ -221,13 +221,24 @@ mod tests {
         let b = sq(0, 0) | sq(1, 0) | sq(0, 1) | sq(1, 1) | sq(1, 7);
         assert_eq!(corner_anchored(b), sq(0, 0) | sq(1, 0) | sq(0, 1));
         // Every corner with both edge neighbours: 12 discs; the same is true of each image.
-        let all = CORNERS | sq(1, 0) | sq(0, 1) | sq(6, 0) | sq(7, 1) | sq(0, 6) | sq(1, 7) | sq(7, 6) | sq(6, 7);
+        let all = CORNERS
+            | sq(1, 0)
+            | sq(0, 1)
+            | sq(6, 0)
+            | sq(7, 1)
+            | sq(0, 6)
+            | sq(1, 7)
+            | sq(7, 6)
+            | sq(6, 7);
         assert_eq!(corner_anchored(all), all);
         let mut rng = Rng::new(7);
         for _ in 0..1000 {
             let b = rng.next_u64();
             for s in 0..8 {
-                assert_eq!(corner_anchored(symmetry(b, s)), symmetry(corner_anchored(b), s));
+                assert_eq!(
+                    corner_anchored(symmetry(b, s)),
+                    symmetry(corner_anchored(b), s)
+                );
             }
             // Only the squares beside a corner that is the disc's own count.
             assert_eq!(corner_anchored(b & !CORNERS), 0);

@@ -13,8 +13,8 @@ use super::inputs::{corpus_samples, read_samples, GameLimits};
 use super::sample::{game_outcomes, Sample};
 use super::wthor;
 use crate::engine::eval::pattern::{
-    count_slots, features, instance_indices, pattern_set, stage_of, PatternSet, PatternWeights, GLOBALS,
-    MAX_INSTANCES, WEIGHT_SCALE,
+    count_slots, features, instance_indices, pattern_set, stage_of, PatternSet, PatternWeights,
+    GLOBALS, MAX_INSTANCES, WEIGHT_SCALE,
 };
 use crate::rng::Rng;
 use std::time::Instant;
@@ -122,7 +122,8 @@ fn push_row(rows: &mut Rows, s: &Sample, label: f32, cfg: &FitConfig) {
     }
     let (stages, seed, holdout) = (cfg.stages, cfg.seed, cfg.holdout);
     let f = features(&s.pos);
-    rows.slots.extend(count_slots(set, &f).map(|slot| slot as u32));
+    rows.slots
+        .extend(count_slots(set, &f).map(|slot| slot as u32));
     let mut globals = [0f32; GLOBALS];
     for (g, &v) in globals.iter_mut().zip(&f.globals) {
         *g = v as f32;

@@ -34,7 +34,8 @@ pub fn samples(file: &WthorFile, early: EarlyLabel) -> Vec<Sample> {
         g.replay(|pos, _| {
             let empties = pos.empty_count();
             let exact = empties == file.depth as u32;
-            let theoretical = exact || (early == EarlyLabel::Theoretical && empties > file.depth as u32);
+            let theoretical =
+                exact || (early == EarlyLabel::Theoretical && empties > file.depth as u32);
             let black = if theoretical {
                 g.theoretical_result()
             } else {
@@ -205,7 +206,13 @@ mod tests {
         assert_eq!(played.len(), theory.len());
         // The first game of 2018 (see above): -12 as played, -20 from 24 empties.
         let n = file.games[0].moves().len();
-        let black = |s: &Sample| if s.pos.side == Color::Black { s.score } else { -s.score };
+        let black = |s: &Sample| {
+            if s.pos.side == Color::Black {
+                s.score
+            } else {
+                -s.score
+            }
+        };
         for (p, t) in played[..n].iter().zip(&theory[..n]) {
             assert_eq!(p.pos, t.pos);
             assert_eq!(p.exact, t.exact);

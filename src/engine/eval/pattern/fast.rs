@@ -3,7 +3,7 @@
 //! POPCNT and the AVX2 move generator. Only called after the run-time check
 //! in `crate::rules::cpu`.
 
-use super::features::features_with;
+use super::features::{count_weights, features_with};
 use super::set::{stage_of, Lookup, PatternSet, GLOBALS};
 use crate::rules::position::Position;
 use std::arch::x86_64::_pext_u64;
@@ -76,5 +76,5 @@ pub unsafe fn raw(weights: Weights<'_>, pos: &Position) -> i32 {
     for (g, &w) in f.globals.iter().zip(gw) {
         sum += g * w as i32;
     }
-    sum + super::count_weights(set, table, &f)
+    sum + count_weights(set, table, &f)
 }

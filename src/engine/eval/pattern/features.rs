@@ -4,7 +4,7 @@
 
 use super::set::{Count, PatternSet, GLOBALS};
 use crate::rules::color::Variant;
-use crate::rules::geometry::neighbours;
+use crate::rules::geometry::{corner_anchored, neighbours, odd_quadrants};
 use crate::rules::position::Position;
 
 /// Squares' ternary contents: 0 empty, 1 side to move, 2 opponent.
@@ -49,7 +49,7 @@ pub struct Features {
     /// The global features, in [`super::set::GLOBAL_NAMES`] order.
     pub globals: [i32; GLOBALS],
     /// Each [`Count`], by its discriminant.
-    counts: [u32; 4],
+    counts: [u32; 8],
 }
 
 impl Features {
@@ -107,10 +107,39 @@ pub(super) unsafe fn features_with<const FAST: bool>(pos: &Position) -> Features
         g[5] = short_theirs - short_mine;
         g[6] = mine - theirs;
     }
-    let mut counts = [0; 4];
+    let mut counts = [0; 8];
+    counts[Count::AnchoredMine as usize] = corner_anchored(pos.player).count_ones();
+    counts[Count::AnchoredTheirs as usize] = corner_anchored(pos.opponent).count_ones();
+    counts[Count::DiscsMine as usize] = pos.player.count_ones();
+    counts[Count::OddQuadrants as usize] = odd_quadrants(empty).count_ones() / 16;
     counts[Count::MovesMine as usize] = moves_mine;
     counts[Count::MovesTheirs as usize] = moves_theirs;
     counts[Count::PotentialMine as usize] = potential_mine;
     counts[Count::PotentialTheirs as usize] = potential_theirs;
     Features { globals: g, counts }
+}
+
+/// The weights of a layout's count tables for `f`, from a stage's expanded table.
+#[inline(always)]
+pub(super) fn count_weights(set: &PatternSet, table: &[i16], f: &Features) -> i32 {
+    let mut sum = 0;
+    let mut at = set.count_full_offset;
+    for &(count, _, size) in set.counts {
+        sum += table[at + (f.count(count) as usize).min(size - 1)] as i32;
+        at += size;
+    }
+    sum
+}
+
+/// The compact weight slots of a layout's count tables for `f` (in a
+/// stage's weights, as [`super::PatternWeights`] lays them out): what `train` fits.
+pub fn count_slots<'a>(set: &'a PatternSet, f: &Features) -> impl Iterator<Item = usize> + 'a {
+    let f = *f;
+    set.counts
+        .iter()
+        .scan(set.count_slot_offset, move |at, &(count, _, size)| {
+            let slot = *at + (f.count(count) as usize).min(size - 1);
+            *at += size;
+            Some(slot)
+        })
 }

@@ -34,10 +34,10 @@ mod features;
 mod set;
 mod weights;
 
-pub use features::{features, global_features, Features};
+pub use features::{count_slots, features, global_features, Features};
 pub use set::{
-    layout, layout_names, pattern_set, stage_of, Count, CountTable, Instance, Pattern, PatternSet, DEFAULT_STAGES,
-    GLOBALS, GLOBAL_NAMES, MAX_INSTANCES, WEIGHT_SCALE,
+    layout, layout_names, pattern_set, stage_of, Count, CountTable, Instance, Pattern, PatternSet,
+    DEFAULT_STAGES, GLOBALS, GLOBAL_NAMES, MAX_INSTANCES, WEIGHT_SCALE,
 };
 pub use weights::{
     PatternWeights, WeightError, EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS, MAGIC, VERSION,
@@ -46,7 +46,7 @@ pub use weights::{
 use super::evaluator::{Evaluator, SigmaModel, EVAL_LIMIT, UNITS_PER_DISC};
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
-use features::{instance_indices_portable, ternary_board};
+use features::{count_weights, instance_indices_portable, ternary_board};
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -182,29 +182,6 @@ impl PatternEval {
         }
         sum + count_weights(set, table, &f)
     }
-}
-
-/// The weights of a layout's count tables for `f`, from a stage's expanded table.
-#[inline(always)]
-fn count_weights(set: &PatternSet, table: &[i16], f: &Features) -> i32 {
-    let mut sum = 0;
-    let mut at = set.count_full_offset;
-    for &(count, _, size) in set.counts {
-        sum += table[at + (f.count(count) as usize).min(size - 1)] as i32;
-        at += size;
-    }
-    sum
-}
-
-/// The compact weight slots of a layout's count tables for `f` (in a
-/// stage's weights, as [`PatternWeights`] lays them out): what `train` fits.
-pub fn count_slots<'a>(set: &'a PatternSet, f: &Features) -> impl Iterator<Item = usize> + 'a {
-    let f = *f;
-    set.counts.iter().scan(set.count_slot_offset, move |at, &(count, _, size)| {
-        let slot = *at + (f.count(count) as usize).min(size - 1);
-        *at += size;
-        Some(slot)
-    })
 }
 
 impl Evaluator for PatternEval {
@@ -445,6 +422,7 @@ mod tests {
             PatternEval::new(&random_weights(4, 5)),
             PatternEval::new(&random_weights_for(layout("v2").expect("v2"), 3, 9)),
             PatternEval::new(&random_weights_for(layout("v3").expect("v3"), 5, 13)),
+            PatternEval::new(&random_weights_for(layout("v4").expect("v4"), 5, 17)),
         ];
         let positions = comparison_positions();
         assert_eq!(positions.len(), 6500);

@@ -188,6 +188,14 @@ pub enum Count {
     PotentialMine,
     /// Empty squares next to a disc of the side to move.
     PotentialTheirs,
+    /// The side to move's corners and edge discs beside its own corners.
+    AnchoredMine,
+    /// The same for the opponent.
+    AnchoredTheirs,
+    /// Discs of the side to move.
+    DiscsMine,
+    /// Quadrants with an odd number of empty squares.
+    OddQuadrants,
 }
 
 /// A count table of a layout: the count, its name (in the checksum) and its entries.
@@ -199,6 +207,18 @@ const MOBILITY_TABLES: [CountTable; 4] = [
     (Count::MovesTheirs, "moves-theirs", 32),
     (Count::PotentialMine, "potential-mine", 48),
     (Count::PotentialTheirs, "potential-theirs", 48),
+];
+
+/// `v3`'s tables and four more (layout `v4`).
+const MORE_TABLES: [CountTable; 8] = [
+    MOBILITY_TABLES[0],
+    MOBILITY_TABLES[1],
+    MOBILITY_TABLES[2],
+    MOBILITY_TABLES[3],
+    (Count::AnchoredMine, "anchored-mine", 13),
+    (Count::AnchoredTheirs, "anchored-theirs", 13),
+    (Count::DiscsMine, "discs-mine", 65),
+    (Count::OddQuadrants, "odd-quadrants", 5),
 ];
 
 /// An evaluation's shape: the base patterns it reads, by name, and its
@@ -223,7 +243,7 @@ impl Layout {
 const ORDERING: [BasePattern; 4] = [ELEVEN[0], ELEVEN[1], TEN_SQUARE[0], TEN_SQUARE[1]];
 
 /// Every layout, the default (the shipped weights') first.
-pub const LAYOUTS: [Layout; 4] = [
+pub const LAYOUTS: [Layout; 5] = [
     Layout {
         name: "v1",
         parts: &[&ELEVEN],
@@ -243,6 +263,11 @@ pub const LAYOUTS: [Layout; 4] = [
         name: "v3",
         parts: &[&ELEVEN, &TEN_SQUARE],
         counts: &MOBILITY_TABLES,
+    },
+    Layout {
+        name: "v4",
+        parts: &[&ELEVEN, &TEN_SQUARE],
+        counts: &MORE_TABLES,
     },
 ];
 
