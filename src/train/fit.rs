@@ -123,7 +123,7 @@ fn push_row(rows: &mut Rows, s: &Sample, label: f32, cfg: &FitConfig) {
     let (stages, seed, holdout) = (cfg.stages, cfg.seed, cfg.holdout);
     let f = features(&s.pos);
     rows.slots
-        .extend(count_slots(set, &f).map(|slot| slot as u32));
+        .extend(count_slots(set, &s.pos, &f).map(|slot| slot as u32));
     let mut globals = [0f32; GLOBALS];
     for (g, &v) in globals.iter_mut().zip(&f.globals) {
         *g = v as f32;

@@ -76,5 +76,5 @@ pub unsafe fn raw(weights: Weights<'_>, pos: &Position) -> i32 {
     for (g, &w) in f.globals.iter().zip(gw) {
         sum += g * w as i32;
     }
-    sum + count_weights(set, table, &f)
+    sum + count_weights(set, table, pos, &f)
 }

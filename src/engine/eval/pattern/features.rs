@@ -48,15 +48,31 @@ pub fn features(pos: &Position) -> Features {
 pub struct Features {
     /// The global features, in [`super::set::GLOBAL_NAMES`] order.
     pub globals: [i32; GLOBALS],
-    /// Each [`Count`], by its discriminant.
-    counts: [u32; 8],
+    /// Legal moves of the side to move and of the opponent: the mobility
+    /// term's parts, kept for the count tables.
+    moves: (u32, u32),
+    /// Empty squares next to the opponent's discs and next to the side to
+    /// move's: the potential-mobility term's parts.
+    potential: (u32, u32),
 }
 
 impl Features {
-    /// The value of `count` (not yet clamped to a table's size).
-    #[inline]
-    pub fn count(&self, count: Count) -> u32 {
-        self.counts[count as usize]
+    /// The value of `count` for `pos`, whose features these are (not yet
+    /// clamped to a table's size). The counts that are not the global
+    /// terms' parts are computed here, for layouts that have their tables
+    /// only, not with every evaluation.
+    #[inline(always)]
+    pub fn count(&self, count: Count, pos: &Position) -> u32 {
+        match count {
+            Count::MovesMine => self.moves.0,
+            Count::MovesTheirs => self.moves.1,
+            Count::PotentialMine => self.potential.0,
+            Count::PotentialTheirs => self.potential.1,
+            Count::AnchoredMine => corner_anchored(pos.player).count_ones(),
+            Count::AnchoredTheirs => corner_anchored(pos.opponent).count_ones(),
+            Count::DiscsMine => pos.player.count_ones(),
+            Count::OddQuadrants => odd_quadrants(pos.empties()).count_ones() / 16,
+        }
     }
 }
 
@@ -107,39 +123,43 @@ pub(super) unsafe fn features_with<const FAST: bool>(pos: &Position) -> Features
         g[5] = short_theirs - short_mine;
         g[6] = mine - theirs;
     }
-    let mut counts = [0; 8];
-    counts[Count::AnchoredMine as usize] = corner_anchored(pos.player).count_ones();
-    counts[Count::AnchoredTheirs as usize] = corner_anchored(pos.opponent).count_ones();
-    counts[Count::DiscsMine as usize] = pos.player.count_ones();
-    counts[Count::OddQuadrants as usize] = odd_quadrants(empty).count_ones() / 16;
-    counts[Count::MovesMine as usize] = moves_mine;
-    counts[Count::MovesTheirs as usize] = moves_theirs;
-    counts[Count::PotentialMine as usize] = potential_mine;
-    counts[Count::PotentialTheirs as usize] = potential_theirs;
-    Features { globals: g, counts }
-}
-
-/// The weights of a layout's count tables for `f`, from a stage's expanded table.
-#[inline(always)]
-pub(super) fn count_weights(set: &PatternSet, table: &[i16], f: &Features) -> i32 {
-    let mut sum = 0;
-    let mut at = set.count_full_offset;
-    for &(count, _, size) in set.counts {
-        sum += table[at + (f.count(count) as usize).min(size - 1)] as i32;
-        at += size;
+    Features {
+        globals: g,
+        moves: (moves_mine, moves_theirs),
+        potential: (potential_mine, potential_theirs),
     }
-    sum
 }
 
-/// The compact weight slots of a layout's count tables for `f` (in a
+/// Each count table's entry for `pos` (`f` its features), as an offset
+/// from `start`: the tables lie one after another from there.
+#[inline(always)]
+fn count_entries<'a>(
+    set: &'a PatternSet,
+    start: usize,
+    pos: &'a Position,
+    f: &'a Features,
+) -> impl Iterator<Item = usize> + 'a {
+    set.counts.iter().scan(start, move |at, &(count, _, size)| {
+        let entry = *at + (f.count(count, pos) as usize).min(size - 1);
+        *at += size;
+        Some(entry)
+    })
+}
+
+/// The weights of a layout's count tables for `pos`, from a stage's expanded table.
+#[inline(always)]
+pub(super) fn count_weights(set: &PatternSet, table: &[i16], pos: &Position, f: &Features) -> i32 {
+    count_entries(set, set.count_full_offset, pos, f)
+        .map(|i| table[i] as i32)
+        .sum()
+}
+
+/// The compact weight slots of a layout's count tables for `pos` (in a
 /// stage's weights, as [`super::PatternWeights`] lays them out): what `train` fits.
-pub fn count_slots<'a>(set: &'a PatternSet, f: &Features) -> impl Iterator<Item = usize> + 'a {
-    let f = *f;
-    set.counts
-        .iter()
-        .scan(set.count_slot_offset, move |at, &(count, _, size)| {
-            let slot = *at + (f.count(count) as usize).min(size - 1);
-            *at += size;
-            Some(slot)
-        })
+pub fn count_slots<'a>(
+    set: &'a PatternSet,
+    pos: &'a Position,
+    f: &'a Features,
+) -> impl Iterator<Item = usize> + 'a {
+    count_entries(set, set.count_slot_offset, pos, f)
 }

@@ -180,7 +180,7 @@ impl PatternEval {
         for (g, &w) in f.globals.iter().zip(gw) {
             sum += g * w as i32;
         }
-        sum + count_weights(set, table, &f)
+        sum + count_weights(set, table, pos, &f)
     }
 }
 
@@ -477,8 +477,11 @@ mod tests {
             let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
             assert_eq!(globals[0], mobility, "{}", pos.to_obf());
             let f = features(pos);
-            assert_eq!(f.count(Count::MovesMine), pos.moves().count_ones());
-            assert_eq!(f.count(Count::MovesTheirs), pos.pass().moves().count_ones());
+            assert_eq!(f.count(Count::MovesMine, pos), pos.moves().count_ones());
+            assert_eq!(
+                f.count(Count::MovesTheirs, pos),
+                pos.pass().moves().count_ones()
+            );
             #[cfg(target_arch = "x86_64")]
             if crate::rules::cpu::has_fast_bits() {
                 let mut fast = [u32::MAX; MAX_INSTANCES];
