@@ -185,6 +185,11 @@ pub struct EvaltestArgs {
     /// Also report per bucket of this many empties (0: none).
     #[arg(long, default_value_t = 0)]
     pub bucket: u32,
+    /// Label a tournament game's positions before 24 empties with its
+    /// theoretical score (perfect play from 24 empties), not the result as
+    /// played: a yardstick for the middle game that no evaluation wrote.
+    #[arg(long)]
+    pub wthor_theoretical: bool,
 }
 
 /// `mollett swing`.
@@ -381,7 +386,19 @@ impl EvaltestArgs {
             .map(|e| (e.to_string(), e.clone()))
             .collect();
         let range = (self.min_empties, self.max_empties);
-        evaltest(&self.files, &evals, range, self.exact_only, self.bucket)
+        let early = if self.wthor_theoretical {
+            EarlyLabel::Theoretical
+        } else {
+            EarlyLabel::Played
+        };
+        evaltest(
+            &self.files,
+            &evals,
+            range,
+            self.exact_only,
+            self.bucket,
+            early,
+        )
     }
 }
 

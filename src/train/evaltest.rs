@@ -3,6 +3,7 @@
 
 use super::inputs::read_samples;
 use super::sample::Sample;
+use super::wthor::{self, EarlyLabel};
 use crate::engine::eval::Evaluator;
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
@@ -117,17 +118,23 @@ pub struct EvalTestReport {
 
 /// Reads the sample files and measures each evaluation on the samples with
 /// `range` empties (only exact ones with `exact_only`), by variant and per
-/// `bucket` of empties.
+/// `bucket` of empties. Tournament games' positions before 24 empties are
+/// labelled as `early` says.
 pub fn evaltest(
     files: &[std::path::PathBuf],
     evals: &[(String, EvalChoice)],
     range: (u32, u32),
     exact_only: bool,
     bucket: u32,
+    early: EarlyLabel,
 ) -> Result<EvalTestReport, String> {
     let mut samples = Vec::new();
     for f in files {
-        samples.extend(read_samples(f)?);
+        if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")) {
+            samples.extend(wthor::samples(&crate::rules::wthor::read(f)?, early));
+        } else {
+            samples.extend(read_samples(f)?);
+        }
     }
     if exact_only {
         samples.retain(|s| s.exact);
@@ -168,5 +175,49 @@ impl std::fmt::Display for EvalTestReport {
             f,
             "(mean absolute error in discs of the static evaluation against the labels)"
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The zero evaluation's error is the mean size of the labels: with
+    /// theoretical labels, that of each game's score from 24 empties, on
+    /// every position before them; with played ones, that of its result.
+    #[test]
+    fn wthor_positions_before_24_empties_take_the_label_asked_for() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wthor/WTH_2018.wtb");
+        let file = crate::rules::wthor::read(&path).unwrap();
+        let (mut n, mut played, mut theory) = (0u32, 0i64, 0i64);
+        for g in &file.games {
+            g.replay(|pos, _| {
+                if (30..=40).contains(&pos.empty_count()) {
+                    n += 1;
+                    played += g.result().abs() as i64;
+                    theory += g.theoretical_result().abs() as i64;
+                }
+            });
+        }
+        let zero = [("zero".to_string(), EvalChoice::Zero)];
+        let mae = |early| {
+            let report = evaltest(
+                std::slice::from_ref(&path),
+                &zero,
+                (30, 40),
+                false,
+                0,
+                early,
+            )
+            .unwrap();
+            assert_eq!(report.rows.len(), 1);
+            assert_eq!(report.rows[0].count, n as usize);
+            report.rows[0].mae[0]
+        };
+        let (p, t) = (mae(EarlyLabel::Played), mae(EarlyLabel::Theoretical));
+        assert!((p - played as f64 / n as f64).abs() < 1e-6, "{p}");
+        assert!((t - theory as f64 / n as f64).abs() < 1e-6, "{t}");
+        assert!((p - t).abs() > 0.1, "{p} {t}");
     }
 }
