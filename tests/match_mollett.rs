@@ -53,7 +53,7 @@ fn sprt_stops_depth_6_against_depth_1() {
     let out = dir.join("games.txt");
     let d6 = format!("name=d6 cmd={} init=set_option depth 6", mollett_bin());
     let d1 = format!("name=d1 cmd={} init=set_option depth 1", mollett_bin());
-    let report = mollett_ok(&[
+    let run = mollett(&[
         "match",
         "--engine",
         &d6,
@@ -72,13 +72,22 @@ fn sprt_stops_depth_6_against_depth_1() {
         "--sprt",
         "elo0=0",
         "elo1=50",
-        "--quiet",
     ]);
+    let report = String::from_utf8_lossy(&run.stdout);
+    let progress = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{progress}");
     assert!(
         report.contains("Stopped early: SPRT accepted H1"),
         "{report}"
     );
-    assert!(results(&out).len() < 400);
+    let n = results(&out).len();
+    assert!(n < 400);
+    // The progress lines end with the reason they end, before the report.
+    assert!(
+        progress.contains("SPRT accepted H1 after") && progress.contains("no more games start"),
+        "{progress}"
+    );
+    assert!(!report.contains("no more games start"), "{report}");
 }
 
 /// Generated 8-ply openings, written to a file.

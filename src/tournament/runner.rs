@@ -80,6 +80,11 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         if stopped.is_none() {
             if let Some(why) = sprt_stop(cfg, &records) {
                 stop.store(true, Ordering::SeqCst);
+                // The progress lines stop here: say why where they are read
+                // (the verdict itself is in the report on stdout).
+                if cfg.progress {
+                    eprintln!("{why}: no more games start; the report follows on stdout");
+                }
                 stopped = Some(why);
             }
         }
