@@ -392,3 +392,46 @@ fn train_fits_either_layout_and_evaltest_reads_what_it_wrote() {
     assert_ne!(errors[1], errors[2], "the count tables change the fit");
     assert_ne!(errors[2], errors[3], "more count tables change it again");
 }
+
+/// The move-choice test set (`corpus/heldout/wthor2018-24.obf`, made by
+/// scripts/move_values.py): every position at 24 empties scores each of its
+/// legal moves once, with a full board's even score, and the solver agrees
+/// with the file on the two positions it solves in a blink (wipe-outs).
+#[test]
+fn move_choice_positions_score_every_legal_move() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/heldout/wthor2018-24.obf"
+    );
+    let problems = mollett::rules::obf::read(std::path::Path::new(path)).unwrap();
+    assert_eq!(problems.len(), 150);
+    for p in &problems {
+        assert_eq!(p.pos.empty_count(), 24, "#{}", p.id);
+        let mut scored = 0u64;
+        for &(mv, score) in &p.scores {
+            let bit = mv.square().expect("a placement").bit();
+            assert_eq!(scored & bit, 0, "#{}: {mv} twice", p.id);
+            scored |= bit;
+            assert!(
+                score % 2 == 0 && score.abs() <= 64,
+                "#{}: {mv} {score}",
+                p.id
+            );
+        }
+        assert_eq!(scored, p.pos.moves(), "#{}: not every legal move", p.id);
+    }
+    for id in ["4-4", "20-20"] {
+        let out = mollett(&[
+            "solve",
+            path,
+            "--ids",
+            id,
+            "--threads",
+            "2",
+            "--heartbeat",
+            "0",
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains(" 0 wrong"), "{text}");
+    }
+}
