@@ -1,9 +1,9 @@
 //! `mollett evaltest`: the mean absolute error of evaluations against
 //! labelled positions, by variant and by empties.
 
-use super::inputs::read_samples;
+use super::inputs::read_samples_labelled;
 use super::sample::Sample;
-use super::wthor::{self, EarlyLabel};
+use super::wthor::EarlyLabel;
 use crate::engine::eval::Evaluator;
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
@@ -130,11 +130,7 @@ pub fn evaltest(
 ) -> Result<EvalTestReport, String> {
     let mut samples = Vec::new();
     for f in files {
-        if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")) {
-            samples.extend(wthor::samples(&crate::rules::wthor::read(f)?, early));
-        } else {
-            samples.extend(read_samples(f)?);
-        }
+        samples.extend(read_samples_labelled(f, early)?);
     }
     if exact_only {
         samples.retain(|s| s.exact);

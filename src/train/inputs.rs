@@ -44,8 +44,15 @@ pub fn draw_samples(
 /// Reads every sample of a position file. An `.obf` file (the FFO
 /// problems) gives one exact sample per problem that has scores: its best
 /// score, which counts empty squares for the winner. A `.wtb` file (WTHOR
-/// tournament games) gives its games' positions ([`wthor::samples`]).
+/// tournament games) gives its games' positions ([`wthor::samples`]),
+/// labelled with the results as played.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    read_samples_labelled(path, wthor::EarlyLabel::Played)
+}
+
+/// [`read_samples`], with a tournament game's positions before 24 empties
+/// labelled as `early` says.
+pub fn read_samples_labelled(path: &Path, early: wthor::EarlyLabel) -> Result<Vec<Sample>, String> {
     if path.extension().is_some_and(|e| e == "games") {
         return corpus_samples(path, &GameLimits::default(), false);
     }
@@ -53,7 +60,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
     {
-        return wthor::read_samples(path);
+        return wthor::read_samples(path, early);
     }
     if path.extension().is_some_and(|e| e == "obf") {
         let problems = crate::rules::obf::read(path)?;

@@ -48,8 +48,8 @@ pub fn samples(file: &WthorFile, early: EarlyLabel) -> Vec<Sample> {
 }
 
 /// The samples of a `.wtb` file (see [`samples`]).
-pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
-    Ok(samples(&wthor::read(path)?, EarlyLabel::Played))
+pub fn read_samples(path: &Path, early: EarlyLabel) -> Result<Vec<Sample>, String> {
+    Ok(samples(&wthor::read(path)?, early))
 }
 
 /// `path`, or the `.wtb` files in it when it is a directory, in name order.
