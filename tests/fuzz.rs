@@ -1369,7 +1369,9 @@ proptest! {
                 prop_assert!(c.complete_len as usize <= f.len());
                 let mut seen = std::collections::HashSet::new();
                 prop_assert!(c.games.iter().all(|g| seen.insert(g.index)));
-                let _ = corpus::samples(&c);
+                let all = corpus::samples(&c, false);
+                let clean = corpus::samples(&c, true);
+                prop_assert!(clean.len() <= all.len());
             }
         }
         // The unmutated file reads every game (modern games: a classic header

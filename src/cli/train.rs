@@ -133,6 +133,10 @@ pub struct TrainArgs {
     /// theoretical score (perfect play from 24 empties), not the result as played.
     #[arg(long)]
     pub wthor_theoretical: bool,
+    /// Leave out a corpus game's positions before its last random move
+    /// after the opening (their game's result carries that move's loss).
+    #[arg(long)]
+    pub clean_labels: bool,
     /// From modern corpus files, only the games with an index below this
     /// (default: all): repeats a run on a corpus that has grown since.
     #[arg(long)]
@@ -291,6 +295,7 @@ impl TrainArgs {
             } else {
                 EarlyLabel::Played
             },
+            clean_labels: self.clean_labels,
             progress: true,
         }
     }

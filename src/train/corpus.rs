@@ -96,6 +96,22 @@ impl CorpusGame {
         Ok(rec)
     }
 
+    /// How many of the game's first positions have a result that a random
+    /// move after the opening decided in part: those up to its last random
+    /// move that follows a searched one (0 when there is none). The opening's
+    /// random or tournament moves come before any searched move and spoil
+    /// nothing.
+    pub fn spoiled_plies(&self) -> usize {
+        let Some(first_searched) = self.moves.iter().position(|&(_, random)| !random) else {
+            return 0;
+        };
+        self.moves
+            .iter()
+            .rposition(|&(_, random)| random)
+            .filter(|&i| i > first_searched)
+            .map_or(0, |i| i + 1)
+    }
+
     /// Plays the moves from the variant's start, passing where a side cannot
     /// move; calls `visit` with every position that has a move, before the
     /// move, and the move's random flag. Returns the last position.
@@ -255,15 +271,18 @@ pub fn parse(file: &[u8]) -> Result<Corpus, String> {
 /// The training samples of a corpus: every position with a move (classic's
 /// free placements left out), labelled with the game's final disc difference
 /// from its side to move; exact from the header's `exact` empties down.
-pub fn samples(corpus: &Corpus) -> Vec<Sample> {
+pub fn samples(corpus: &Corpus, clean: bool) -> Vec<Sample> {
     let mut out = Vec::new();
     // By index, so that the samples do not depend on the order in which
     // the threads of a run happened to finish their games.
     let mut games: Vec<&CorpusGame> = corpus.games.iter().collect();
     games.sort_by_key(|g| g.index);
     for g in games {
+        let spoiled = if clean { g.spoiled_plies() } else { 0 };
+        let mut ply = 0;
         let _ = g.replay(corpus.header.variant, |pos, _| {
-            if pos.in_classic_opening() {
+            ply += 1;
+            if pos.in_classic_opening() || ply <= spoiled {
                 return;
             }
             let exact = pos.empty_count() <= corpus.header.exact;
@@ -343,10 +362,39 @@ mod tests {
         let file = |a: &CorpusGame, b: &CorpusGame| {
             format!("{}\n{}\n{}\n", h.to_line(), a.to_line(), b.to_line())
         };
-        let one = samples(&parse(file(&first, &last).as_bytes()).unwrap());
-        let other = samples(&parse(file(&last, &first).as_bytes()).unwrap());
+        let one = samples(&parse(file(&first, &last).as_bytes()).unwrap(), false);
+        let other = samples(&parse(file(&last, &first).as_bytes()).unwrap(), false);
         assert_eq!(one, other);
         assert_eq!(one[0].pos, Position::start(Variant::Modern, Color::Black));
+    }
+
+    #[test]
+    fn clean_labels_leave_out_the_positions_a_later_random_move_decided() {
+        let h = Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
+        // Random moves at plies 0, 7, ..., 56: the first is the opening's.
+        let g = first_move_game(Variant::Modern);
+        let last_random = (g.moves.len() - 1) / 7 * 7;
+        assert!(last_random > 7 && g.moves[last_random].1);
+        assert_eq!(g.spoiled_plies(), last_random + 1);
+        let c = parse(format!("{}\n{}\n", h.to_line(), g.to_line()).as_bytes()).unwrap();
+        let all = samples(&c, false);
+        let clean = samples(&c, true);
+        assert_eq!(all.len(), g.moves.len());
+        assert_eq!(clean[..], all[last_random + 1..]);
+
+        // Random or tournament moves before the first searched one spoil nothing.
+        let mut opening = g.clone();
+        for (i, m) in opening.moves.iter_mut().enumerate() {
+            m.1 = i < 8;
+        }
+        assert_eq!(opening.spoiled_plies(), 0);
+        // A random move in the middle spoils the positions up to and including its own.
+        opening.moves[30].1 = true;
+        assert_eq!(opening.spoiled_plies(), 31);
+        // A game of random moves only has no searched move to spoil.
+        let mut random = g.clone();
+        random.moves.iter_mut().for_each(|m| m.1 = true);
+        assert_eq!(random.spoiled_plies(), 0);
     }
 
     #[test]
@@ -380,7 +428,7 @@ mod tests {
         assert!(c.skipped[3].contains("incomplete"));
         // The torn tail is not part of the complete length.
         assert_eq!(c.complete_len as usize, bytes.len() - 10);
-        let samples = samples(&c);
+        let samples = samples(&c, false);
         assert_eq!(samples.len(), 2 * g.moves.len());
         assert!(samples.iter().all(|s| s.score.abs() <= 64.0));
         assert!(parse(b"f5d6 +0\n").is_err());

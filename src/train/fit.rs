@@ -47,6 +47,9 @@ pub struct FitConfig {
     pub exact_only: bool,
     /// How tournament games label their positions before 24 empties.
     pub wthor_early: wthor::EarlyLabel,
+    /// Leave out a corpus game's positions before its last random move
+    /// after the opening: their label carries that move's loss.
+    pub clean_labels: bool,
     pub progress: bool,
 }
 
@@ -66,6 +69,7 @@ impl Default for FitConfig {
             empties: (0, 60),
             exact_only: false,
             wthor_early: wthor::EarlyLabel::Played,
+            clean_labels: false,
             progress: true,
         }
     }
@@ -353,7 +357,7 @@ pub fn train_files(
     let mut samples = Vec::new();
     for f in files {
         if f.extension().is_some_and(|e| e == "games") {
-            samples.extend(corpus_samples(f, limits, cfg.progress)?);
+            samples.extend(corpus_samples(f, limits, cfg.clean_labels, cfg.progress)?);
         } else if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")) {
             let file = crate::rules::wthor::read(f)?;
             if file.year == wthor::HELD_OUT_YEAR {
