@@ -271,6 +271,8 @@ pub fn parse(file: &[u8]) -> Result<Corpus, String> {
 /// The training samples of a corpus: every position with a move (classic's
 /// free placements left out), labelled with the game's final disc difference
 /// from its side to move; exact from the header's `exact` empties down.
+/// With `clean`, a game's first [`CorpusGame::spoiled_plies`] positions are
+/// left out.
 pub fn samples(corpus: &Corpus, clean: bool) -> Vec<Sample> {
     let mut out = Vec::new();
     // By index, so that the samples do not depend on the order in which
