@@ -275,6 +275,16 @@ impl SelfplayArgs {
     }
 }
 
+/// How `--wthor-theoretical` (of `train` and `evaltest`) labels a tournament
+/// game's positions before 24 empties.
+fn early_label(theoretical: bool) -> EarlyLabel {
+    if theoretical {
+        EarlyLabel::Theoretical
+    } else {
+        EarlyLabel::Played
+    }
+}
+
 impl TrainArgs {
     pub fn config(&self) -> fit::FitConfig {
         fit::FitConfig {
@@ -290,11 +300,7 @@ impl TrainArgs {
             outcome_weight: self.outcome_weight,
             empties: (self.min_empties, self.max_empties),
             exact_only: self.exact_only,
-            wthor_early: if self.wthor_theoretical {
-                EarlyLabel::Theoretical
-            } else {
-                EarlyLabel::Played
-            },
+            wthor_early: early_label(self.wthor_theoretical),
             clean_labels: self.clean_labels,
             progress: true,
         }
@@ -391,11 +397,7 @@ impl EvaltestArgs {
             .map(|e| (e.to_string(), e.clone()))
             .collect();
         let range = (self.min_empties, self.max_empties);
-        let early = if self.wthor_theoretical {
-            EarlyLabel::Theoretical
-        } else {
-            EarlyLabel::Played
-        };
+        let early = early_label(self.wthor_theoretical);
         evaltest(
             &self.files,
             &evals,
