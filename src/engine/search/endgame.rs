@@ -19,7 +19,7 @@
 
 use super::ordering::MoveList;
 use super::params::*;
-use super::worker::{SplitJob, SplitMove, SplitPoint, Worker};
+use super::worker::{SplitJob, SplitMove, SplitNode, SplitPoint, Worker};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::{is_solved, Bound, Entry, SOLVED_DEPTH};
 use crate::rules::bitboard::{count_last_flips, Bits};
@@ -284,11 +284,8 @@ macro_rules! kernel {
                     pool.post(SplitJob {
                         sp: sp.clone(),
                         splits: w.splits.clone(),
-                        player: p,
-                        opponent: o,
                         beta,
-                        empties: n,
-                        moves: moves.clone(),
+                        node: SplitNode::Exact { player: p, opponent: o, empties: n, moves: moves.clone() },
                         run: run_job,
                     });
                     participate(w, &sp, p, o, &moves, beta, n);
@@ -367,7 +364,10 @@ macro_rules! kernel {
         /// A helper's share of a posted split node.
         $(#[target_feature(enable = $feat)])?
         unsafe fn run_job(w: &mut Worker<'_>, job: &SplitJob) {
-            participate(w, &job.sp, job.player, job.opponent, &job.moves, job.beta, job.empties);
+            let SplitNode::Exact { player, opponent, empties, moves } = &job.node else {
+                unreachable!("the solver's kernel runs only the solver's split nodes");
+            };
+            participate(w, &job.sp, *player, *opponent, moves, job.beta, *empties);
             // A share left unsearched must be for a reason that stops the
             // poster too, or the poster would take the node's value as whole.
             debug_assert!(!w.stopped || w.must_stop_all(), "a split point's move left unsearched");

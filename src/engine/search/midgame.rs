@@ -1,11 +1,13 @@
 //! The midgame search: fail-soft principal-variation alpha-beta with the transposition table.
 
 use super::ordering::MoveList;
-use super::params::{INFINITY, SELECTIVE_SOLVE_EMPTIES};
-use super::worker::Worker;
+use super::params::{INFINITY, SELECTIVE_SOLVE_EMPTIES, SPLIT_MIN_DEPTH};
+use super::worker::{MidgameMove, SplitJob, SplitNode, SplitPoint, Worker};
 use crate::engine::eval::{EVAL_LIMIT, UNITS_PER_DISC};
 use crate::engine::tt::{Bound, Entry};
 use crate::rules::position::Position;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 
 impl Worker<'_> {
     /// Value of `pos` for the side to move, searched `depth` plies deep, in
@@ -95,6 +97,30 @@ impl Worker<'_> {
                     }
                 }
             }
+            // Young brothers wait: after the first move, share the rest with
+            // an idle thread. Only a solve has a pool, and only its selective
+            // pass splits here: split iterations settle on other root moves
+            // among equals, which the exact passes paid for (FFO #43 2.4x).
+            if i == 0
+                && self.selective
+                && depth >= SPLIT_MIN_DEPTH
+                && list.as_slice().len() >= 3
+                && self.pool.is_some_and(|pool| pool.acquire())
+            {
+                let moves: Arc<[MidgameMove]> = list
+                    .as_slice()
+                    .iter()
+                    .map(|c| MidgameMove {
+                        sq: c.sq,
+                        child: c.child,
+                    })
+                    .collect();
+                match self.split(moves, depth, alpha, beta, best, best_move) {
+                    Some((b, m)) => (best, best_move) = (b, m),
+                    None => return 0,
+                }
+                break;
+            }
         }
 
         self.tt.store(
@@ -108,6 +134,109 @@ impl Worker<'_> {
         );
         best
     }
+}
+
+impl Worker<'_> {
+    /// Searches the moves of a midgame node after its first (`moves[0]`,
+    /// already searched: `alpha`, `best` and `best_move` are its result)
+    /// together with the idle thread taken from the pool. Returns the
+    /// node's best score and move, or `None` when the search stopped.
+    fn split(
+        &mut self,
+        moves: Arc<[MidgameMove]>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        best: i32,
+        best_move: Option<u8>,
+    ) -> Option<(i32, Option<u8>)> {
+        let pool = self.pool.expect("a pool");
+        let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
+        self.splits.push(sp.clone());
+        pool.post(SplitJob {
+            sp: sp.clone(),
+            splits: self.splits.clone(),
+            beta,
+            node: SplitNode::Midgame {
+                depth,
+                selective: self.selective,
+                probcut_t: self.params.probcut_t,
+                moves: moves.clone(),
+            },
+            run: run_midgame_job,
+        });
+        self.participate(&sp, &moves, depth, beta);
+        self.splits.pop();
+        pool.retract(&sp);
+        let helper_nodes = pool.join(self, &sp);
+        self.merge_nodes(helper_nodes);
+        // A stop caused by this split's own cutoff ends here; any other
+        // holds for us too (see the solver's split).
+        self.stopped = self.must_stop();
+        if self.stopped {
+            return None;
+        }
+        let st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+        Some((st.best, st.best_move))
+    }
+
+    /// One thread's share of a split midgame node: takes the next move
+    /// until none is left or one fails high; records results in `sp`.
+    fn participate(&mut self, sp: &SplitPoint, moves: &[MidgameMove], depth: i32, beta: i32) {
+        loop {
+            let (i, alpha) = {
+                let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+                if st.next >= moves.len() || sp.cutoff.load(Relaxed) {
+                    return;
+                }
+                st.next += 1;
+                (st.next - 1, st.alpha)
+            };
+            let c = moves[i];
+            let mut v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
+            if v > alpha && v < beta && !self.stopped {
+                let a = sp.state.lock().unwrap_or_else(|e| e.into_inner()).alpha;
+                if a >= beta {
+                    // Cut off by another thread: (a, beta) would be empty.
+                    return;
+                }
+                v = -self.pvs(&c.child, depth - 1, -beta, -a.max(alpha));
+            }
+            if self.stopped {
+                return;
+            }
+            let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+            if v > st.best {
+                st.best = v;
+                st.best_move = Some(c.sq);
+                if v > st.alpha {
+                    st.alpha = v;
+                    if v >= beta {
+                        sp.cutoff.store(true, Relaxed);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A helper's share of a posted split midgame node, searched with the
+/// poster's selectivity.
+fn run_midgame_job(w: &mut Worker<'_>, job: &SplitJob) {
+    let SplitNode::Midgame {
+        depth,
+        selective,
+        probcut_t,
+        moves,
+    } = &job.node
+    else {
+        unreachable!("the midgame search runs only its own split nodes");
+    };
+    let saved = (w.selective, w.params.probcut_t);
+    (w.selective, w.params.probcut_t) = (*selective, *probcut_t);
+    w.participate(&job.sp, moves, *depth, job.beta);
+    (w.selective, w.params.probcut_t) = saved;
 }
 
 impl Worker<'_> {

@@ -31,7 +31,8 @@ pub struct Worker<'a> {
     next_poll: u64,
     /// The CPU runs the endgame kernel compiled for AVX2/BMI2.
     pub fast_cpu: bool,
-    /// Idle threads the exact solver may split work with (none: no splitting).
+    /// Idle threads the exact solver and the selective pass before it may
+    /// split work with (none: no splitting).
     pub pool: Option<&'a SplitPool>,
     /// The split points this worker is searching below, outermost first:
     /// a cutoff at any of them stops it.
@@ -80,7 +81,8 @@ pub struct Beat {
     pub every: std::time::Duration,
 }
 
-/// Helper threads of the exact solver's split points (YBWC). They live as
+/// Helper threads of the exact solver's split points (YBWC), and of the
+/// selective pass's midgame nodes before it (`Worker::split`). They live as
 /// long as the search, waiting for work ([`SplitPool::serve`]): a thread
 /// spawned per split cost more than the split gained at the smaller nodes.
 pub struct SplitPool {
@@ -115,20 +117,47 @@ pub struct SplitMove {
     pub moves: u64,
 }
 
+/// A move of a split midgame node: its square and the child position.
+#[derive(Clone, Copy)]
+pub struct MidgameMove {
+    pub sq: u8,
+    pub child: Position,
+}
+
 /// The moves after the first of a split node, for a helper to share.
 pub struct SplitJob {
     pub sp: Arc<SplitPoint>,
     /// The split points the helper searches below (`sp` last): a cutoff at
     /// any of them stops it.
     pub splits: Vec<Arc<SplitPoint>>,
-    pub player: u64,
-    pub opponent: u64,
     pub beta: i32,
-    pub empties: u32,
-    /// The node's moves in search order (the first one already searched).
-    pub moves: Arc<[SplitMove]>,
-    /// The solver kernel's entry for a helper (the kernel the poster runs).
+    /// What kind of node it is, and its moves.
+    pub node: SplitNode,
+    /// The entry for a helper: the solver kernel the poster runs, or the
+    /// midgame search's.
     pub run: unsafe fn(&mut Worker<'_>, &SplitJob),
+}
+
+/// A split node's own part of a [`SplitJob`].
+pub enum SplitNode {
+    /// A node of the exact solver's fast path.
+    Exact {
+        player: u64,
+        opponent: u64,
+        empties: u32,
+        /// The node's moves in search order (the first one already searched).
+        moves: Arc<[SplitMove]>,
+    },
+    /// A node of the midgame search (the presearch before an exact solve).
+    Midgame {
+        depth: i32,
+        /// The poster's [`Worker::selective`] and ProbCut threshold, which
+        /// the helper searches with.
+        selective: bool,
+        probcut_t: f64,
+        /// The node's moves in search order (the first one already searched).
+        moves: Arc<[MidgameMove]>,
+    },
 }
 
 impl SplitPool {
