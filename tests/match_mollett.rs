@@ -161,3 +161,59 @@ fn fractional_clocks_on_a_fast_time_control() {
         }
     }
 }
+
+/// The screen of a weight set in play (docs/training.md, "Screening a set
+/// in play"; BENCHMARKS.md, R) runs on the committed opening files: a
+/// fixed-depth match without a clock, the `eval` file on one side, every
+/// game played out from an opening of the file, colours swapped per pair.
+#[test]
+fn a_fixed_depth_screen_plays_from_the_committed_openings() {
+    let dir = tmpdir("mollett-screen");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // A weight file, as `mollett train --out` writes it (the shipped set's bytes).
+    let weights = root.join("src/engine/eval/weights.bin");
+    for (variant, file, count) in [
+        ("modern", "modern-2000.txt", 2000),
+        ("classic", "classic-612.txt", 612),
+    ] {
+        let openings = root.join("corpus/openings").join(file);
+        let lines = std::fs::read_to_string(&openings).unwrap();
+        assert_eq!(lines.lines().count(), count, "{file}");
+        let init = "init=set_option book off init=set_option movetime 0 init=set_option depth 2 init=set_option endgame 8";
+        let cmd = format!("{} --variant {variant}", mollett_bin());
+        let new = format!(
+            "name=new cmd={cmd} {init} init=set_option eval {}",
+            weights.display()
+        );
+        let old = format!("name=old cmd={cmd} {init}");
+        let out = dir.join(format!("{variant}.txt"));
+        let report = mollett_ok(&[
+            "--variant",
+            variant,
+            "match",
+            "--engine",
+            &new,
+            "--engine",
+            &old,
+            "--games",
+            "4",
+            "--tc",
+            "none",
+            "--openings",
+            path_str(&openings),
+            "--seed",
+            "61",
+            "--out",
+            path_str(&out),
+            "--quiet",
+        ]);
+        let recs = results(&out);
+        assert_eq!(recs.len(), 4, "{report}");
+        assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
+        for pair in recs.chunks(2) {
+            assert!(pair[0].opening.is_some_and(|o| o < count), "{report}");
+            assert_eq!(pair[0].opening, pair[1].opening, "{report}");
+            assert_eq!(pair[0].black, pair[1].white, "{report}");
+        }
+    }
+}
