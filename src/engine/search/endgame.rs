@@ -28,7 +28,6 @@ use crate::rules::geometry::{corner_anchored, neighbours, odd_quadrants, stable_
 use crate::rules::position::{final_score_raw, key_raw, Position};
 use crate::rules::square::Square;
 use std::mem::MaybeUninit;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 /// Stability cutoff thresholds by empties: a null-window node with alpha at
@@ -276,35 +275,16 @@ macro_rules! kernel {
                     && w.pool.is_some_and(|pool| n >= pool.min_empties && pool.acquire())
                 {
                     list[1..len].sort_by_key(|c| std::cmp::Reverse(c.score));
-                    let pool = w.pool.expect("a pool");
                     let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
                     let moves: Arc<[SplitMove]> =
                         list.iter().map(|c| SplitMove { sq: c.sq, flips: c.flips, moves: c.moves }).collect();
-                    w.splits.push(sp.clone());
-                    pool.post(SplitJob {
-                        sp: sp.clone(),
-                        splits: w.splits.clone(),
-                        beta,
-                        node: SplitNode::Exact { player: p, opponent: o, empties: n, moves: moves.clone() },
-                        run: run_job,
-                    });
+                    let node = SplitNode::Exact { player: p, opponent: o, empties: n, moves: moves.clone() };
+                    w.post_split(&sp, beta, node, run_job);
                     participate(w, &sp, p, o, &moves, beta, n);
-                    w.splits.pop();
-                    pool.retract(&sp);
-                    let helper_nodes = pool.join(w, &sp);
-                    w.merge_nodes(helper_nodes);
-                    // A stop caused by this split's own cutoff ends here. Any
-                    // other stop holds for us too, though we may not have
-                    // polled since: a helper that saw it first left its move
-                    // unsearched, and the node's value is not whole (FFO #37's
-                    // wrong move on four threads: that value was stored).
-                    w.stopped = w.must_stop();
-                    if w.stopped {
+                    let Some(result) = w.join_split(&sp) else {
                         return 0;
-                    }
-                    let st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-                    best = st.best;
-                    best_move = st.best_move;
+                    };
+                    (best, best_move) = result;
                     break;
                 }
             }
@@ -385,21 +365,13 @@ macro_rules! kernel {
             beta: i32,
             n: u32,
         ) {
-            loop {
-                let (i, alpha) = {
-                    let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-                    if st.next >= list.len() || sp.cutoff.load(Relaxed) {
-                        return;
-                    }
-                    st.next += 1;
-                    (st.next - 1, st.alpha)
-                };
+            while let Some((i, alpha)) = sp.next_move(list.len()) {
                 let c = list[i];
                 let (cp, co) = (o & !c.flips, p | c.flips | 1u64 << c.sq);
                 let mut v = -solve_child(w, cp, co, c.moves, -alpha - 1, -alpha, n - 1);
                 if v > alpha && v < beta && !w.stopped {
                     // Against the latest alpha: `v` only bounds the value from below.
-                    let a = sp.state.lock().unwrap_or_else(|e| e.into_inner()).alpha;
+                    let a = sp.alpha();
                     if a >= beta {
                         // Another thread has cut this node off (before our next
                         // poll would say so): a window of (a, beta) would be
@@ -409,20 +381,8 @@ macro_rules! kernel {
                     }
                     v = -solve_child(w, cp, co, c.moves, -beta, -a.max(alpha), n - 1);
                 }
-                if w.stopped {
+                if w.stopped || sp.record(v, c.sq as u8, beta) {
                     return;
-                }
-                let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-                if v > st.best {
-                    st.best = v;
-                    st.best_move = Some(c.sq as u8);
-                    if v > st.alpha {
-                        st.alpha = v;
-                        if v >= beta {
-                            sp.cutoff.store(true, Relaxed);
-                            return;
-                        }
-                    }
                 }
             }
         }

@@ -6,7 +6,6 @@ use super::worker::{MidgameMove, SplitJob, SplitNode, SplitPoint, Worker};
 use crate::engine::eval::{EVAL_LIMIT, UNITS_PER_DISC};
 use crate::engine::tt::{Bound, Entry};
 use crate::rules::position::Position;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 impl Worker<'_> {
@@ -115,10 +114,10 @@ impl Worker<'_> {
                         child: c.child,
                     })
                     .collect();
-                match self.split(moves, depth, alpha, beta, best, best_move) {
-                    Some((b, m)) => (best, best_move) = (b, m),
-                    None => return 0,
-                }
+                let Some(result) = self.split(moves, depth, alpha, beta, best, best_move) else {
+                    return 0;
+                };
+                (best, best_move) = result;
                 break;
             }
         }
@@ -150,72 +149,34 @@ impl Worker<'_> {
         best: i32,
         best_move: Option<u8>,
     ) -> Option<(i32, Option<u8>)> {
-        let pool = self.pool.expect("a pool");
         let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
-        self.splits.push(sp.clone());
-        pool.post(SplitJob {
-            sp: sp.clone(),
-            splits: self.splits.clone(),
-            beta,
-            node: SplitNode::Midgame {
-                depth,
-                selective: self.selective,
-                probcut_t: self.params.probcut_t,
-                moves: moves.clone(),
-            },
-            run: run_midgame_job,
-        });
+        let node = SplitNode::Midgame {
+            depth,
+            selective: self.selective,
+            probcut_t: self.params.probcut_t,
+            moves: moves.clone(),
+        };
+        self.post_split(&sp, beta, node, run_midgame_job);
         self.participate(&sp, &moves, depth, beta);
-        self.splits.pop();
-        pool.retract(&sp);
-        let helper_nodes = pool.join(self, &sp);
-        self.merge_nodes(helper_nodes);
-        // A stop caused by this split's own cutoff ends here; any other
-        // holds for us too (see the solver's split).
-        self.stopped = self.must_stop();
-        if self.stopped {
-            return None;
-        }
-        let st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-        Some((st.best, st.best_move))
+        self.join_split(&sp)
     }
 
     /// One thread's share of a split midgame node: takes the next move
     /// until none is left or one fails high; records results in `sp`.
     fn participate(&mut self, sp: &SplitPoint, moves: &[MidgameMove], depth: i32, beta: i32) {
-        loop {
-            let (i, alpha) = {
-                let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-                if st.next >= moves.len() || sp.cutoff.load(Relaxed) {
-                    return;
-                }
-                st.next += 1;
-                (st.next - 1, st.alpha)
-            };
+        while let Some((i, alpha)) = sp.next_move(moves.len()) {
             let c = moves[i];
             let mut v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
             if v > alpha && v < beta && !self.stopped {
-                let a = sp.state.lock().unwrap_or_else(|e| e.into_inner()).alpha;
+                let a = sp.alpha();
                 if a >= beta {
                     // Cut off by another thread: (a, beta) would be empty.
                     return;
                 }
                 v = -self.pvs(&c.child, depth - 1, -beta, -a.max(alpha));
             }
-            if self.stopped {
+            if self.stopped || sp.record(v, c.sq, beta) {
                 return;
-            }
-            let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-            if v > st.best {
-                st.best = v;
-                st.best_move = Some(c.sq);
-                if v > st.alpha {
-                    st.alpha = v;
-                    if v >= beta {
-                        sp.cutoff.store(true, Relaxed);
-                        return;
-                    }
-                }
             }
         }
     }

@@ -333,20 +333,20 @@ impl SplitPool {
 /// A node whose remaining moves several threads search (after its first
 /// move was searched alone: young brothers wait).
 pub struct SplitPoint {
-    pub state: Mutex<SplitState>,
+    state: Mutex<SplitState>,
     /// Set on a beta cutoff: everyone below this node stops.
-    pub cutoff: AtomicBool,
+    cutoff: AtomicBool,
     /// Helpers still working here, and the nodes the finished ones searched.
     helpers: Mutex<(usize, u64)>,
 }
 
 /// The shared part of a split node's search.
-pub struct SplitState {
+struct SplitState {
     /// Index of the next move to hand out.
-    pub next: usize,
-    pub alpha: i32,
-    pub best: i32,
-    pub best_move: Option<u8>,
+    next: usize,
+    alpha: i32,
+    best: i32,
+    best_move: Option<u8>,
 }
 
 impl SplitPoint {
@@ -361,6 +361,47 @@ impl SplitPoint {
             cutoff: AtomicBool::new(false),
             helpers: Mutex::new((0, 0)),
         }
+    }
+
+    /// Hands out the next move of the node to a thread: its index in the
+    /// node's list of `count` moves and the alpha to search it with; `None`
+    /// once every move is handed out or the node is cut off.
+    pub fn next_move(&self, count: usize) -> Option<(usize, i32)> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.next >= count || self.cutoff.load(Relaxed) {
+            return None;
+        }
+        st.next += 1;
+        Some((st.next - 1, st.alpha))
+    }
+
+    /// The node's alpha now, raised by every thread's results.
+    pub fn alpha(&self) -> i32 {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).alpha
+    }
+
+    /// Records a move's value `v`; returns true when it cuts the node off
+    /// (`v >= beta`: every thread below it stops).
+    pub fn record(&self, v: i32, sq: u8, beta: i32) -> bool {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if v > st.best {
+            st.best = v;
+            st.best_move = Some(sq);
+            if v > st.alpha {
+                st.alpha = v;
+                if v >= beta {
+                    self.cutoff.store(true, Relaxed);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The node's best value and move once every thread has left it.
+    pub fn result(&self) -> (i32, Option<u8>) {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        (st.best, st.best_move)
     }
 
     fn finish(&self, nodes: u64) {
@@ -412,6 +453,45 @@ impl<'a> Worker<'a> {
             history: [0; 64],
             local: LocalTable::default(),
         }
+    }
+
+    /// Opens a split point at a node whose first move is searched: pushes
+    /// `sp` on this worker's split points and posts the node's other moves
+    /// to the pool's idle thread (taken by [`SplitPool::acquire`]).
+    pub fn post_split(
+        &mut self,
+        sp: &Arc<SplitPoint>,
+        beta: i32,
+        node: SplitNode,
+        run: unsafe fn(&mut Worker<'_>, &SplitJob),
+    ) {
+        self.splits.push(sp.clone());
+        self.pool.expect("a pool").post(SplitJob {
+            sp: sp.clone(),
+            splits: self.splits.clone(),
+            beta,
+            node,
+            run,
+        });
+    }
+
+    /// Closes the split point `sp` once this worker has run out of its
+    /// moves: waits for the helpers (running jobs posted below it
+    /// meanwhile), adds their nodes, and returns the node's best value and
+    /// move, or `None` when the search stopped.
+    pub fn join_split(&mut self, sp: &Arc<SplitPoint>) -> Option<(i32, Option<u8>)> {
+        let pool = self.pool.expect("a pool");
+        self.splits.pop();
+        pool.retract(sp);
+        let helper_nodes = pool.join(self, sp);
+        self.merge_nodes(helper_nodes);
+        // A stop caused by this split's own cutoff ends here. Any other stop
+        // holds for us too, though we may not have polled since: a helper
+        // that saw it first left its move unsearched, and the node's value
+        // is not whole (FFO #37's wrong move on four threads: that value
+        // was stored).
+        self.stopped = self.must_stop();
+        (!self.stopped).then(|| sp.result())
     }
 
     /// Adds `nodes` searched elsewhere (by helpers at a split point, which
