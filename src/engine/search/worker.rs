@@ -366,6 +366,7 @@ impl SplitPoint {
     /// Hands out the next move of the node to a thread: its index in the
     /// node's list of `count` moves and the alpha to search it with; `None`
     /// once every move is handed out or the node is cut off.
+    #[inline]
     pub fn next_move(&self, count: usize) -> Option<(usize, i32)> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if st.next >= count || self.cutoff.load(Relaxed) {
@@ -376,12 +377,14 @@ impl SplitPoint {
     }
 
     /// The node's alpha now, raised by every thread's results.
+    #[inline]
     pub fn alpha(&self) -> i32 {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).alpha
     }
 
     /// Records a move's value `v`; returns true when it cuts the node off
     /// (`v >= beta`: every thread below it stops).
+    #[inline]
     pub fn record(&self, v: i32, sq: u8, beta: i32) -> bool {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if v > st.best {
@@ -399,6 +402,7 @@ impl SplitPoint {
     }
 
     /// The node's best value and move once every thread has left it.
+    #[inline]
     pub fn result(&self) -> (i32, Option<u8>) {
         let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         (st.best, st.best_move)
