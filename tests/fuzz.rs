@@ -1369,8 +1369,8 @@ proptest! {
                 prop_assert!(c.complete_len as usize <= f.len());
                 let mut seen = std::collections::HashSet::new();
                 prop_assert!(c.games.iter().all(|g| seen.insert(g.index)));
-                let all = corpus::samples(&c, false);
-                let clean = corpus::samples(&c, true);
+                let all = corpus::samples(&c, corpus::Positions::All);
+                let clean = corpus::samples(&c, corpus::Positions::Clean);
                 prop_assert!(clean.len() <= all.len());
             }
         }

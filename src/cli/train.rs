@@ -9,6 +9,7 @@ use mollett::engine::eval::EvalKind;
 use mollett::rules::Variant;
 use mollett::tournament::openings;
 use mollett::tournament::types::parse_shard;
+use mollett::train::corpus::Positions;
 use mollett::train::wthor::{EarlyLabel, WthorStarts};
 use mollett::train::{
     evaltest, fit, grow, probcut, selfplay, swing, train_files, EvalChoice, GameLimits,
@@ -301,7 +302,11 @@ impl TrainArgs {
             empties: (self.min_empties, self.max_empties),
             exact_only: self.exact_only,
             wthor_early: early_label(self.wthor_theoretical),
-            clean_labels: self.clean_labels,
+            corpus_positions: if self.clean_labels {
+                Positions::Clean
+            } else {
+                Positions::All
+            },
             progress: true,
         }
     }

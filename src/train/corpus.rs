@@ -268,19 +268,31 @@ pub fn parse(file: &[u8]) -> Result<Corpus, String> {
     })
 }
 
+/// Which of a corpus game's positions become training samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Positions {
+    /// Every position with a move.
+    All,
+    /// Without the game's first [`CorpusGame::spoiled_plies`] positions,
+    /// whose label carries a later random move's loss.
+    Clean,
+}
+
 /// The training samples of a corpus: every position with a move (classic's
-/// free placements left out), labelled with the game's final disc difference
-/// from its side to move; exact from the header's `exact` empties down.
-/// With `clean`, a game's first [`CorpusGame::spoiled_plies`] positions are
-/// left out.
-pub fn samples(corpus: &Corpus, clean: bool) -> Vec<Sample> {
+/// free placements left out; with [`Positions::Clean`], the spoiled ones
+/// too), labelled with the game's final disc difference from its side to
+/// move; exact from the header's `exact` empties down.
+pub fn samples(corpus: &Corpus, positions: Positions) -> Vec<Sample> {
     let mut out = Vec::new();
     // By index, so that the samples do not depend on the order in which
     // the threads of a run happened to finish their games.
     let mut games: Vec<&CorpusGame> = corpus.games.iter().collect();
     games.sort_by_key(|g| g.index);
     for g in games {
-        let spoiled = if clean { g.spoiled_plies() } else { 0 };
+        let spoiled = match positions {
+            Positions::All => 0,
+            Positions::Clean => g.spoiled_plies(),
+        };
         let mut ply = 0;
         let _ = g.replay(corpus.header.variant, |pos, _| {
             ply += 1;
@@ -364,8 +376,14 @@ mod tests {
         let file = |a: &CorpusGame, b: &CorpusGame| {
             format!("{}\n{}\n{}\n", h.to_line(), a.to_line(), b.to_line())
         };
-        let one = samples(&parse(file(&first, &last).as_bytes()).unwrap(), false);
-        let other = samples(&parse(file(&last, &first).as_bytes()).unwrap(), false);
+        let one = samples(
+            &parse(file(&first, &last).as_bytes()).unwrap(),
+            Positions::All,
+        );
+        let other = samples(
+            &parse(file(&last, &first).as_bytes()).unwrap(),
+            Positions::All,
+        );
         assert_eq!(one, other);
         assert_eq!(one[0].pos, Position::start(Variant::Modern, Color::Black));
     }
@@ -379,8 +397,8 @@ mod tests {
         assert!(last_random > 7 && g.moves[last_random].1);
         assert_eq!(g.spoiled_plies(), last_random + 1);
         let c = parse(format!("{}\n{}\n", h.to_line(), g.to_line()).as_bytes()).unwrap();
-        let all = samples(&c, false);
-        let clean = samples(&c, true);
+        let all = samples(&c, Positions::All);
+        let clean = samples(&c, Positions::Clean);
         assert_eq!(all.len(), g.moves.len());
         assert_eq!(clean[..], all[last_random + 1..]);
 
@@ -430,7 +448,7 @@ mod tests {
         assert!(c.skipped[3].contains("incomplete"));
         // The torn tail is not part of the complete length.
         assert_eq!(c.complete_len as usize, bytes.len() - 10);
-        let samples = samples(&c, false);
+        let samples = samples(&c, Positions::All);
         assert_eq!(samples.len(), 2 * g.moves.len());
         assert!(samples.iter().all(|s| s.score.abs() <= 64.0));
         assert!(parse(b"f5d6 +0\n").is_err());

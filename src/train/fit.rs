@@ -9,6 +9,7 @@
 //! neighbours), starting from the weights of the stage after it (fitted
 //! first: the later stages have the most exact labels).
 
+use super::corpus::Positions;
 use super::inputs::{corpus_samples, read_samples, GameLimits};
 use super::sample::{game_outcomes, Sample};
 use super::wthor;
@@ -47,9 +48,8 @@ pub struct FitConfig {
     pub exact_only: bool,
     /// How tournament games label their positions before 24 empties.
     pub wthor_early: wthor::EarlyLabel,
-    /// Leave out a corpus game's positions before its last random move
-    /// after the opening: their label carries that move's loss.
-    pub clean_labels: bool,
+    /// Which of a corpus game's positions are trained on.
+    pub corpus_positions: Positions,
     pub progress: bool,
 }
 
@@ -69,7 +69,7 @@ impl Default for FitConfig {
             empties: (0, 60),
             exact_only: false,
             wthor_early: wthor::EarlyLabel::Played,
-            clean_labels: false,
+            corpus_positions: Positions::All,
             progress: true,
         }
     }
@@ -357,7 +357,12 @@ pub fn train_files(
     let mut samples = Vec::new();
     for f in files {
         if f.extension().is_some_and(|e| e == "games") {
-            samples.extend(corpus_samples(f, limits, cfg.clean_labels, cfg.progress)?);
+            samples.extend(corpus_samples(
+                f,
+                limits,
+                cfg.corpus_positions,
+                cfg.progress,
+            )?);
         } else if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")) {
             let file = crate::rules::wthor::read(f)?;
             if file.year == wthor::HELD_OUT_YEAR {

@@ -2,7 +2,7 @@
 //! corpus games, WTHOR tournament games and FFO problems; and a seeded draw
 //! from them.
 
-use super::corpus::{read, samples, CorpusGame};
+use super::corpus::{read, samples, CorpusGame, Positions};
 use super::sample::Sample;
 use super::wthor;
 use crate::rng::Rng;
@@ -54,7 +54,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
 /// labelled as `early` says.
 pub fn read_samples_labelled(path: &Path, early: wthor::EarlyLabel) -> Result<Vec<Sample>, String> {
     if path.extension().is_some_and(|e| e == "games") {
-        return corpus_samples(path, &GameLimits::default(), false, false);
+        return corpus_samples(path, &GameLimits::default(), Positions::All, false);
     }
     if path
         .extension()
@@ -127,13 +127,12 @@ fn missing_below(games: &[CorpusGame], below: u64) -> (u64, u64) {
 }
 
 /// The training samples of a corpus file, within `limits` (a warning when
-/// games below a limit are missing: another copy would train differently);
-/// with `clean`, without the positions a later random move spoiled
-/// ([`CorpusGame::spoiled_plies`]).
+/// games below a limit are missing: another copy would train differently),
+/// of the games' `positions`; with `progress`, the games read are told on stderr.
 pub fn corpus_samples(
     path: &Path,
     limits: &GameLimits,
-    clean: bool,
+    positions: Positions,
     progress: bool,
 ) -> Result<Vec<Sample>, String> {
     let mut c = read(path)?;
@@ -153,7 +152,7 @@ pub fn corpus_samples(
     if progress {
         eprintln!("train: {}: {} games", path.display(), c.games.len());
     }
-    Ok(samples(&c, clean))
+    Ok(samples(&c, positions))
 }
 
 #[cfg(test)]
@@ -191,12 +190,12 @@ mod tests {
         };
         let text = format!("{}\n{}{}{}", header.to_line(), line(2), line(0), line(1));
         std::fs::write(&path, text).unwrap();
-        let all = corpus_samples(&path, &GameLimits::default(), false, false).unwrap();
+        let all = corpus_samples(&path, &GameLimits::default(), Positions::All, false).unwrap();
         let two = GameLimits {
             modern: Some(2),
             classic: Some(0),
         };
-        let below_two = corpus_samples(&path, &two, false, false).unwrap();
+        let below_two = corpus_samples(&path, &two, Positions::All, false).unwrap();
         assert_eq!(below_two.len() * 3, all.len() * 2);
         // The classic limit does not apply to a modern file.
         let classic_only = GameLimits {
@@ -204,7 +203,7 @@ mod tests {
             classic: Some(0),
         };
         assert_eq!(
-            corpus_samples(&path, &classic_only, false, false)
+            corpus_samples(&path, &classic_only, Positions::All, false)
                 .unwrap()
                 .len(),
             all.len()
