@@ -341,6 +341,24 @@ macro_rules! kernel {
             alpha
         }
 
+        /// The moves of a solve pass's root (`list`, the first already searched
+        /// for `best`) from the second on, as a split point: see
+        /// [`Worker::solve_rest_of_root`].
+        $(#[target_feature(enable = $feat)])?
+        pub unsafe fn split_root(
+            w: &mut Worker<'_>,
+            (p, o, n): (u64, u64, u32),
+            list: Arc<[SplitMove]>,
+            (alpha, beta): (i32, i32),
+            (best, best_move): (i32, u8),
+        ) -> Option<(i32, Option<u8>)> {
+            let sp = Arc::new(SplitPoint::new(1, alpha, best, Some(best_move)));
+            let node = SplitNode::Exact { player: p, opponent: o, empties: n, moves: list.clone() };
+            w.post_split(&sp, beta, node, run_job);
+            participate(w, &sp, p, o, &list, beta, n);
+            w.join_split(&sp)
+        }
+
         /// A helper's share of a posted split node.
         $(#[target_feature(enable = $feat)])?
         unsafe fn run_job(w: &mut Worker<'_>, job: &SplitJob) {
@@ -536,6 +554,42 @@ impl Worker<'_> {
     /// Exact final disc difference of `pos` for the side to move under the
     /// scoring rule, with `empties` empty squares. Fail-soft in (`alpha`,
     /// `beta`). Returns 0 (to be ignored) once stopped.
+    /// The root moves of a solve pass (`squares`, in the pass's order) from
+    /// the second on, in (`alpha`, `beta`) (discs) after the first scored
+    /// `first`: searched as a split point that an idle thread joins at once
+    /// (the caller has acquired it). The best score and move, or `None` if
+    /// the search was stopped. Modern positions only.
+    pub fn solve_rest_of_root(
+        &mut self,
+        root: &Position,
+        squares: &[u32],
+        window: (i32, i32),
+        first: i32,
+        first_move: u8,
+    ) -> Option<(i32, Option<u8>)> {
+        let (p, o) = (root.player, root.opponent);
+        let list: Arc<[SplitMove]> = squares
+            .iter()
+            .map(|&sq| {
+                let f = crate::rules::bitboard::flips(p, o, sq);
+                let (cp, co) = (o & !f, p | f | 1u64 << sq);
+                SplitMove {
+                    sq,
+                    flips: f,
+                    moves: crate::rules::bitboard::moves(cp, co),
+                }
+            })
+            .collect();
+        let node = (p, o, root.empty_count());
+        #[cfg(target_arch = "x86_64")]
+        if self.fast_cpu {
+            // SAFETY: `fast_cpu` is true only when the CPU has the kernel's features.
+            return unsafe { fast::split_root(self, node, list, window, (first, first_move)) };
+        }
+        // SAFETY: the portable kernel needs no target features.
+        unsafe { portable::split_root(self, node, list, window, (first, first_move)) }
+    }
+
     pub fn solve(&mut self, pos: &Position, alpha: i32, beta: i32, empties: u32) -> i32 {
         if pos.variant == Variant::Modern {
             let (p, o) = (pos.player, pos.opponent);

@@ -245,6 +245,7 @@ impl Engine {
             (false, None) => u32::MAX,
         };
         let plan = Plan {
+            root: *pos,
             endgame,
             force_exact: limits.exact,
             max_depth,

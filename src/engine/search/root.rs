@@ -6,6 +6,7 @@ use super::progress::{Progress, Stage, Working};
 use super::worker::{Beat, Worker};
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
+use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::time::{Duration, Instant};
@@ -33,6 +34,8 @@ enum Mode {
 /// What a thread is asked to do.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// The position searched.
+    pub root: Position,
     /// Finish with the exact solver.
     pub endgame: bool,
     /// The solver must run whatever the soft time says (`Limits::exact`).
@@ -148,6 +151,11 @@ impl Worker<'_> {
                     best,
                 };
             }
+            if i == 0 && v < beta {
+                if let Some(sweep) = self.split_root(moves, mode, (alpha, beta), v, plan) {
+                    return sweep;
+                }
+            }
             moves[i].score = v;
             moves[i].exact = v > floor && v < beta;
             if moves[i].exact {
@@ -167,6 +175,67 @@ impl Worker<'_> {
             completed: true,
             best,
         }
+    }
+
+    /// The rest of a solve pass's root moves, after the first (scored `v`,
+    /// below `beta`), shared with an idle thread as a split point: the root
+    /// of a pass is an all-node once its first move holds (FFO #55's
+    /// win/loss/draw pass proves 13 moves no better than the first), and
+    /// each thread then proves whole root moves in the pass's order, as one
+    /// thread would. `None` where no thread is idle or the pass is not a
+    /// plain solve of a modern position.
+    fn split_root(
+        &mut self,
+        moves: &mut [RootMove],
+        mode: Mode,
+        (alpha, beta): (i32, i32),
+        v: i32,
+        plan: &Plan,
+    ) -> Option<Sweep> {
+        if !matches!(mode, Mode::Solve(_))
+            || plan.multi()
+            || moves.len() < 3
+            || plan.root.variant != Variant::Modern
+            || !self.pool.is_some_and(|pool| pool.acquire())
+        {
+            return None;
+        }
+        let squares: Vec<u32> = moves
+            .iter()
+            .map(|m| m.mv.square().map_or(64, |s| s.index() as u32))
+            .collect();
+        if let (Some(_), Some(every)) = (self.progress, plan.heartbeat) {
+            // Beats name the second move: the threads share the rest.
+            self.set_beat(
+                mode,
+                (alpha, beta),
+                (1, moves.len()),
+                &moves[1],
+                plan,
+                every,
+            );
+        }
+        let (a, b) = disc_window(v.max(alpha), beta);
+        let first = v / UNITS_PER_DISC;
+        let Some((best, best_move)) =
+            self.solve_rest_of_root(&plan.root, &squares, (a, b), first, squares[0] as u8)
+        else {
+            return Some(Sweep {
+                completed: false,
+                best: Some((0, v)),
+            });
+        };
+        let k = squares
+            .iter()
+            .position(|&s| Some(s as u8) == best_move)
+            .unwrap_or(0);
+        moves[0].score = v;
+        moves[0].exact = v > alpha && v < beta;
+        let score = if k == 0 { v } else { best * UNITS_PER_DISC };
+        Some(Sweep {
+            completed: true,
+            best: Some((k, score)),
+        })
     }
 
     /// One thread's search of the root: midgame iterations, then (in the
