@@ -275,13 +275,9 @@ macro_rules! kernel {
                     && w.pool.is_some_and(|pool| n >= pool.min_empties && pool.acquire())
                 {
                     list[1..len].sort_by_key(|c| std::cmp::Reverse(c.score));
-                    let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
                     let moves: Arc<[SplitMove]> =
                         list.iter().map(|c| SplitMove { sq: c.sq, flips: c.flips, moves: c.moves }).collect();
-                    let node = SplitNode::Exact { player: p, opponent: o, empties: n, moves: moves.clone() };
-                    w.post_split(&sp, beta, node, run_job);
-                    participate(w, &sp, p, o, &moves, beta, n);
-                    let Some(result) = w.join_split(&sp) else {
+                    let Some(result) = split(w, (p, o, n), moves, (alpha, beta), (best, best_move)) else {
                         return 0;
                     };
                     (best, best_move) = result;
@@ -341,18 +337,19 @@ macro_rules! kernel {
             alpha
         }
 
-        /// The moves of a solve pass's root (`list`, the first already searched
-        /// for `best`) from the second on, as a split point: see
-        /// [`Worker::solve_rest_of_root`].
+        /// The moves of a node (`p`, `o`, `n` empties) from the second of
+        /// `list` on, shared with the idle thread the caller has acquired as a
+        /// split point, after the first scored `best`: the node's best score
+        /// and move, or `None` once stopped.
         $(#[target_feature(enable = $feat)])?
-        pub unsafe fn split_root(
+        pub unsafe fn split(
             w: &mut Worker<'_>,
             (p, o, n): (u64, u64, u32),
             list: Arc<[SplitMove]>,
             (alpha, beta): (i32, i32),
-            (best, best_move): (i32, u8),
+            (best, best_move): (i32, Option<u8>),
         ) -> Option<(i32, Option<u8>)> {
-            let sp = Arc::new(SplitPoint::new(1, alpha, best, Some(best_move)));
+            let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
             let node = SplitNode::Exact { player: p, opponent: o, empties: n, moves: list.clone() };
             w.post_split(&sp, beta, node, run_job);
             participate(w, &sp, p, o, &list, beta, n);
@@ -551,14 +548,11 @@ mod fast {
 }
 
 impl Worker<'_> {
-    /// Exact final disc difference of `pos` for the side to move under the
-    /// scoring rule, with `empties` empty squares. Fail-soft in (`alpha`,
-    /// `beta`). Returns 0 (to be ignored) once stopped.
     /// The root moves of a solve pass (`squares`, in the pass's order) from
-    /// the second on, in (`alpha`, `beta`) (discs) after the first scored
-    /// `first`: searched as a split point that an idle thread joins at once
-    /// (the caller has acquired it). The best score and move, or `None` if
-    /// the search was stopped. Modern positions only.
+    /// the second on, in `window` (discs) after the first scored `first`:
+    /// searched as a split point that an idle thread (which the caller has
+    /// acquired) joins at once. The best score and move, or `None` if the
+    /// search was stopped. Modern positions only.
     pub fn solve_rest_of_root(
         &mut self,
         root: &Position,
@@ -584,12 +578,15 @@ impl Worker<'_> {
         #[cfg(target_arch = "x86_64")]
         if self.fast_cpu {
             // SAFETY: `fast_cpu` is true only when the CPU has the kernel's features.
-            return unsafe { fast::split_root(self, node, list, window, (first, first_move)) };
+            return unsafe { fast::split(self, node, list, window, (first, Some(first_move))) };
         }
         // SAFETY: the portable kernel needs no target features.
-        unsafe { portable::split_root(self, node, list, window, (first, first_move)) }
+        unsafe { portable::split(self, node, list, window, (first, Some(first_move))) }
     }
 
+    /// Exact final disc difference of `pos` for the side to move under the
+    /// scoring rule, with `empties` empty squares. Fail-soft in (`alpha`,
+    /// `beta`). Returns 0 (to be ignored) once stopped.
     pub fn solve(&mut self, pos: &Position, alpha: i32, beta: i32, empties: u32) -> i32 {
         if pos.variant == Variant::Modern {
             let (p, o) = (pos.player, pos.opponent);
