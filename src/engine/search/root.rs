@@ -182,8 +182,8 @@ impl Worker<'_> {
     /// of a pass is an all-node once its first move holds (FFO #55's
     /// win/loss/draw pass proves 13 moves no better than the first), and
     /// each thread then proves whole root moves in the pass's order, as one
-    /// thread would. `None` where no thread is idle or the pass is not a
-    /// plain solve of a modern position.
+    /// thread would. `None` where no thread is idle, or the pass is not a
+    /// plain solve of a modern position with the empties of a split point.
     fn split_root(
         &mut self,
         moves: &mut [RootMove],
@@ -196,7 +196,9 @@ impl Worker<'_> {
             || plan.multi()
             || moves.len() < 3
             || plan.root.variant != Variant::Modern
-            || !self.pool.is_some_and(|pool| pool.acquire())
+            || !self
+                .pool
+                .is_some_and(|pool| plan.root.empty_count() >= pool.min_empties && pool.acquire())
         {
             return None;
         }
