@@ -178,11 +178,13 @@ impl Worker<'_> {
     }
 
     /// The rest of a solve pass's root moves, after the first (scored `v`,
-    /// below `beta`), shared with an idle thread as a split point: the root
-    /// of a pass is an all-node once its first move holds (FFO #55's
+    /// inside the window), shared with an idle thread as a split point: the
+    /// root of a pass is an all-node once its first move holds (FFO #55's
     /// win/loss/draw pass proves 13 moves no better than the first), and
     /// each thread then proves whole root moves in the pass's order, as one
-    /// thread would. `None` where no thread is idle, or the pass is not a
+    /// thread would. A first move that fails low keeps the pass on one
+    /// thread: FFO #53's win/loss/draw pass, where every move loses, took
+    /// 2.36-2.47 G split against 2.17-2.21 G (docs/history.md). `None` where no thread is idle, or the pass is not a
     /// plain solve of a modern position with the empties of a split point.
     fn split_root(
         &mut self,
@@ -193,6 +195,7 @@ impl Worker<'_> {
         plan: &Plan,
     ) -> Option<Sweep> {
         if !matches!(mode, Mode::Solve(_))
+            || v <= alpha
             || plan.multi()
             || moves.len() < 3
             || plan.root.variant != Variant::Modern
