@@ -559,9 +559,9 @@ impl Worker<'_> {
         squares: &[u32],
         window: (i32, i32),
         first: i32,
-        first_move: u8,
     ) -> Option<(i32, Option<u8>)> {
         let (p, o) = (root.player, root.opponent);
+        let best = (first, Some(squares[0] as u8));
         let list: Arc<[SplitMove]> = squares
             .iter()
             .map(|&sq| {
@@ -578,10 +578,10 @@ impl Worker<'_> {
         #[cfg(target_arch = "x86_64")]
         if self.fast_cpu {
             // SAFETY: `fast_cpu` is true only when the CPU has the kernel's features.
-            return unsafe { fast::split(self, node, list, window, (first, Some(first_move))) };
+            return unsafe { fast::split(self, node, list, window, best) };
         }
         // SAFETY: the portable kernel needs no target features.
-        unsafe { portable::split(self, node, list, window, (first, Some(first_move))) }
+        unsafe { portable::split(self, node, list, window, best) }
     }
 
     /// Exact final disc difference of `pos` for the side to move under the

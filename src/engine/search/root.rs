@@ -151,13 +151,13 @@ impl Worker<'_> {
                     best,
                 };
             }
-            if i == 0 && v < beta {
+            moves[i].score = v;
+            moves[i].exact = v > floor && v < beta;
+            if i == 0 && v > alpha && v < beta {
                 if let Some(sweep) = self.split_root(moves, mode, (alpha, beta), v, plan) {
                     return sweep;
                 }
             }
-            moves[i].score = v;
-            moves[i].exact = v > floor && v < beta;
             if moves[i].exact {
                 exact_scores.push(v);
             }
@@ -177,25 +177,25 @@ impl Worker<'_> {
         }
     }
 
-    /// The rest of a solve pass's root moves, after the first (scored `v`,
-    /// inside the window), shared with an idle thread as a split point: the
-    /// root of a pass is an all-node once its first move holds (FFO #55's
+    /// The rest of a solve pass's root moves, after a first that holds
+    /// (scored `v` inside the window), shared with an idle thread as a split
+    /// point: the root of a pass is then an all-node (FFO #55's
     /// win/loss/draw pass proves 13 moves no better than the first), and
-    /// each thread then proves whole root moves in the pass's order, as one
-    /// thread would. A first move that fails low keeps the pass on one
+    /// each thread proves whole root moves in the pass's order, as one
+    /// thread would. The caller keeps a first move that fails low on one
     /// thread: FFO #53's win/loss/draw pass, where every move loses, took
-    /// 2.36-2.47 G split against 2.17-2.21 G (docs/history.md). `None` where no thread is idle, or the pass is not a
-    /// plain solve of a modern position with the empties of a split point.
+    /// 2.36-2.47 G split against 2.17-2.21 G (docs/history.md). `None`
+    /// where no thread is idle, or the pass is not a plain solve of a
+    /// modern position with the empties of a split point.
     fn split_root(
         &mut self,
-        moves: &mut [RootMove],
+        moves: &[RootMove],
         mode: Mode,
         (alpha, beta): (i32, i32),
         v: i32,
         plan: &Plan,
     ) -> Option<Sweep> {
         if !matches!(mode, Mode::Solve(_))
-            || v <= alpha
             || plan.multi()
             || moves.len() < 3
             || plan.root.variant != Variant::Modern
@@ -207,7 +207,11 @@ impl Worker<'_> {
         }
         let squares: Vec<u32> = moves
             .iter()
-            .map(|m| m.mv.square().map_or(64, |s| s.index() as u32))
+            .map(|m| {
+                m.mv.square()
+                    .expect("three or more root moves, none a pass")
+                    .index() as u32
+            })
             .collect();
         if let (Some(_), Some(every)) = (self.progress, plan.heartbeat) {
             // Beats name the second move: the threads share the rest.
@@ -220,11 +224,12 @@ impl Worker<'_> {
                 every,
             );
         }
-        let (a, b) = disc_window(v.max(alpha), beta);
-        let first = v / UNITS_PER_DISC;
-        let Some((best, best_move)) =
-            self.solve_rest_of_root(&plan.root, &squares, (a, b), first, squares[0] as u8)
-        else {
+        let Some((best, best_move)) = self.solve_rest_of_root(
+            &plan.root,
+            &squares,
+            disc_window(v, beta),
+            v / UNITS_PER_DISC,
+        ) else {
             return Some(Sweep {
                 completed: false,
                 best: Some((0, v)),
@@ -233,13 +238,10 @@ impl Worker<'_> {
         let k = squares
             .iter()
             .position(|&s| Some(s as u8) == best_move)
-            .unwrap_or(0);
-        moves[0].score = v;
-        moves[0].exact = v > alpha && v < beta;
-        let score = if k == 0 { v } else { best * UNITS_PER_DISC };
+            .expect("a split point's best move is one of its moves");
         Some(Sweep {
             completed: true,
-            best: Some((k, score)),
+            best: Some((k, best * UNITS_PER_DISC)),
         })
     }
 
