@@ -136,7 +136,9 @@ macro_rules! kernel {
             let mut tt_move = 64u32;
             if use_tt {
                 if let Some(e) = w.tt.probe(key) {
-                    if let Some(m) = e.mv.filter(|&m| moves >> m & 1 != 0) {
+                    // A shallow midgame search's best move is no guide to the fastest refutation.
+                    let guides = is_solved(e.depth) || e.depth >= w.table_move_min_depth;
+                    if let Some(m) = e.mv.filter(|&m| guides && moves >> m & 1 != 0) {
                         tt_move = m as u32;
                     }
                     if is_solved(e.depth) {

@@ -77,6 +77,16 @@ pub const ORDER_BY_EVAL_DEPTH: i32 = 3;
 
 /// Endgame nodes with at least this many empties use the transposition table.
 pub const ENDGAME_TT_EMPTIES: u32 = 8;
+/// The solver tries a table move first when the solver stored it, or a
+/// midgame search of at least this depth (the selective pass, the deeper
+/// iterations): the best move of a shallower search (the first iterations,
+/// ProbCut's verifications) is a poor guess at the fastest refutation, and a
+/// big table keeps many. One thread, FFO #40-#52 with a 1 GB table: 1,112.4M
+/// nodes taking every move; from depth 2 1,013.6M, 4 929.1M, 6 918.0M, 8
+/// 899.2M, 10 905.3M, 12 972.5M; only the passes that saw the end 993.3M,
+/// none 1,251.6M. At 128 MB 919.5M -> 888.4M; #53 2.19 G -> 1.84 G, #57
+/// 2.29 G -> 1.47 G (1 GB).
+pub const ENDGAME_MIDGAME_MOVE_MIN_DEPTH: u8 = 8;
 /// Endgame nodes from this many empties up to [`ENDGAME_TT_EMPTIES`] keep
 /// bounds in the thread's small local table (`tt::LocalTable`; at or below
 /// [`SHALLOW_EMPTIES`] in `shallow`), and the sorted ones read their

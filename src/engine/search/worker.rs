@@ -43,6 +43,10 @@ pub struct Worker<'a> {
     /// searches on with ProbCut, and only solves exactly from
     /// [`SELECTIVE_SOLVE_EMPTIES`](super::params::SELECTIVE_SOLVE_EMPTIES) empties.
     pub selective: bool,
+    /// The solver tries a midgame table move first only from a search of at
+    /// least this depth ([`ENDGAME_MIDGAME_MOVE_MIN_DEPTH`](super::params::ENDGAME_MIDGAME_MOVE_MIN_DEPTH);
+    /// 0 in the wipe-out scan, which follows the iterations' line).
+    pub table_move_min_depth: u8,
     /// Told of each completed midgame iteration (the main thread only).
     pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
     /// The nodes of every thread of the search, each adding its own at its
@@ -450,6 +454,7 @@ impl<'a> Worker<'a> {
             splits: Vec::new(),
             params: Params::default(),
             selective: false,
+            table_move_min_depth: super::params::ENDGAME_MIDGAME_MOVE_MIN_DEPTH,
             progress: None,
             searched: None,
             reported: 0,
