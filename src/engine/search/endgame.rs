@@ -352,7 +352,13 @@ macro_rules! kernel {
             (best, best_move): (i32, Option<u8>),
         ) -> Option<(i32, Option<u8>)> {
             let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
-            let node = SplitNode::Exact { player: p, opponent: o, empties: n, moves: list.clone() };
+            let node = SplitNode::Exact {
+                player: p,
+                opponent: o,
+                empties: n,
+                table_move_min_depth: w.table_move_min_depth,
+                moves: list.clone(),
+            };
             w.post_split(&sp, beta, node, run_job);
             participate(w, &sp, p, o, &list, beta, n);
             w.join_split(&sp)
@@ -361,10 +367,12 @@ macro_rules! kernel {
         /// A helper's share of a posted split node.
         $(#[target_feature(enable = $feat)])?
         unsafe fn run_job(w: &mut Worker<'_>, job: &SplitJob) {
-            let SplitNode::Exact { player, opponent, empties, moves } = &job.node else {
+            let SplitNode::Exact { player, opponent, empties, table_move_min_depth, moves } = &job.node else {
                 unreachable!("the solver's kernel runs only the solver's split nodes");
             };
+            let own = std::mem::replace(&mut w.table_move_min_depth, *table_move_min_depth);
             participate(w, &job.sp, *player, *opponent, moves, job.beta, *empties);
+            w.table_move_min_depth = own;
             // A share left unsearched must be for a reason that stops the
             // poster too, or the poster would take the node's value as whole.
             debug_assert!(!w.stopped || w.must_stop_all(), "a split point's move left unsearched");

@@ -149,6 +149,8 @@ pub enum SplitNode {
         player: u64,
         opponent: u64,
         empties: u32,
+        /// The poster's [`Worker::table_move_min_depth`], which the helper searches with.
+        table_move_min_depth: u8,
         /// The node's moves in search order (the first one already searched).
         moves: Arc<[SplitMove]>,
     },
