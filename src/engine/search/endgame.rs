@@ -82,6 +82,9 @@ fn add_history(history: &[u64; 64], list: &mut [Cand]) {
     }
 }
 
+// Solved entries (depth `SOLVED_DEPTH` + empties) always pass the table-move depth test.
+const _: () = assert!(ENDGAME_MIDGAME_MOVE_MIN_DEPTH < SOLVED_DEPTH);
+
 /// Bits of each count the history bonus keeps.
 const HISTORY_BITS: u32 = 4;
 
@@ -136,8 +139,9 @@ macro_rules! kernel {
             let mut tt_move = 64u32;
             if use_tt {
                 if let Some(e) = w.tt.probe(key) {
-                    // A shallow midgame search's best move is no guide to the fastest refutation.
-                    let guides = is_solved(e.depth) || e.depth >= w.table_move_min_depth;
+                    // A shallow midgame search's best move is no guide to the fastest
+                    // refutation; a solved entry's depth is above any minimum.
+                    let guides = e.depth >= w.table_move_min_depth;
                     if let Some(m) = e.mv.filter(|&m| guides && moves >> m & 1 != 0) {
                         tt_move = m as u32;
                     }
