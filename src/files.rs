@@ -5,10 +5,12 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;
+#[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// What kind of file `meta` describes, in words.
+#[cfg(unix)]
 fn kind(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
@@ -22,6 +24,16 @@ fn kind(meta: &std::fs::Metadata) -> &'static str {
         "a block device"
     } else if t.is_socket() {
         "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// What kind of file `meta` describes, where the system names no more kinds.
+#[cfg(not(unix))]
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        "a directory"
     } else {
         "not a regular file"
     }
@@ -198,7 +210,7 @@ impl Writer {
                 let who = file
                     .metadata()
                     .ok()
-                    .and_then(|m| holder(m.dev(), m.ino()))
+                    .and_then(|m| holder_of(&m))
                     .map_or_else(
                         || "another process".to_string(),
                         |(pid, name)| format!("process {pid} ({name})"),
@@ -237,8 +249,21 @@ impl Writer {
     }
 }
 
+/// The process holding a `flock` on the file `meta` describes.
+#[cfg(unix)]
+fn holder_of(meta: &std::fs::Metadata) -> Option<(u32, String)> {
+    holder(meta.dev(), meta.ino())
+}
+
+/// Systems without `/proc/locks` cannot name the lock's holder.
+#[cfg(not(unix))]
+fn holder_of(_meta: &std::fs::Metadata) -> Option<(u32, String)> {
+    None
+}
+
 /// The process holding a `flock` on the file `dev`:`ino`, from
 /// `/proc/locks` (Linux), with its command name.
+#[cfg(unix)]
 fn holder(dev: u64, ino: u64) -> Option<(u32, String)> {
     let locks = std::fs::read_to_string("/proc/locks").ok()?;
     // Device numbers as the kernel's new_encode_dev splits them.

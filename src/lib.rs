@@ -8,14 +8,18 @@
 //! - [`tournament`] and [`train`]: the tools (match runner, reports, tuning,
 //!   self-play, training).
 //!
-//! [`rng`] and [`files`] are leaf utilities any layer may use.
+//! [`rng`], [`files`] and [`clock`] are leaf utilities any layer may use.
 
+pub mod clock;
 pub mod engine;
 pub mod files;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
+// The tools run engine processes and write files: not in the browser build.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod tournament;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod train;
 
 pub use rules::{

@@ -1,7 +1,7 @@
 //! The architecture, kept: each layer of `src/` imports only the layers
 //! below it (rules < engine < protocol < tournament < train), no two
 //! modules import each other, and no module imports its parent (a folder's
-//! `mod.rs`). `rng` and `files` are leaves any layer may use.
+//! `mod.rs`). `rng`, `files` and `clock` are leaves any layer may use.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -5,12 +5,12 @@
 //! list needs no data file) and are the same on every run; each is searched
 //! on one thread with a fresh table, so the node count is reproducible.
 
+use crate::clock::Instant;
 use crate::engine::eval::EvalKind;
 use crate::engine::search::{Engine, Limits, Settings};
 use crate::rules::color::Variant;
 use crate::rules::position::playout;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Midgame depth of every bench search; positions within the endgame
 /// threshold are solved exactly instead.

@@ -1,12 +1,13 @@
 //! The text protocols: GTP (`gtp/`, documented in `protocol.md`) and
 //! NBoard's (`nboard.rs`), two dialects over one [`Session`] and one loop
 //! ([`driver`]). `options` is the one option table; `job` the work that runs
-//! off the protocol thread.
+//! off the protocol thread; `lines` the loop without threads (the browser build).
 
 pub mod book;
 pub mod driver;
 pub mod gtp;
 pub mod job;
+pub mod lines;
 pub mod nboard;
 pub mod options;
 pub mod session;

@@ -233,9 +233,12 @@ fn discs(units: i32) -> f64 {
     units as f64 / UNITS_PER_DISC as f64
 }
 
+/// The most search threads: the browser build searches on its Worker's one.
+const MAX_THREADS: u64 = if cfg!(target_arch = "wasm32") { 1 } else { 256 };
+
 option_table! {
     threads: u64 = Settings::default().threads as u64,
-        Kind::Int { min: 1, max: 256 }, "search threads";
+        Kind::Int { min: 1, max: MAX_THREADS }, "search threads";
     hash: u64 = Settings::default().hash_mb as u64,
         Kind::Int { min: 1, max: 65536 }, "transposition table size in MB";
     depth: u64 = 0,

@@ -12,13 +12,14 @@ mod progress;
 mod root;
 mod worker;
 
+use crate::clock::Instant;
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use root::{pv_from_tt, Plan, RootMove};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use worker::{CloseOnDrop, SplitPool, Worker};
 
 pub use midgame::probcut_shallow_depth;
@@ -323,20 +324,27 @@ impl Engine {
                 })
                 .collect();
             let plan = &plan;
-            let main = std::thread::Builder::new()
+            let main = move || {
+                let mut moves = moves;
+                let mut w = new_worker(limits.nodes);
+                w.pool = pool;
+                w.progress = progress;
+                let _close = pool.map(CloseOnDrop);
+                let report = w.think(&mut moves, plan, empties);
+                done.store(true, Relaxed);
+                (report, w.nodes, moves)
+            };
+            // A thread of its own for the deep stack the search needs; the
+            // browser build has one thread (its stack is set at link time).
+            #[cfg(not(target_arch = "wasm32"))]
+            let (report, main_nodes, ordered) = std::thread::Builder::new()
                 .stack_size(params::THREAD_STACK)
-                .spawn_scoped(s, move || {
-                    let mut moves = moves;
-                    let mut w = new_worker(limits.nodes);
-                    w.pool = pool;
-                    w.progress = progress;
-                    let _close = pool.map(CloseOnDrop);
-                    let report = w.think(&mut moves, plan, empties);
-                    done.store(true, Relaxed);
-                    (report, w.nodes, moves)
-                })
-                .expect("spawn a search thread");
-            let (report, main_nodes, ordered) = main.join().expect("main search thread");
+                .spawn_scoped(s, main)
+                .expect("spawn a search thread")
+                .join()
+                .expect("main search thread");
+            #[cfg(target_arch = "wasm32")]
+            let (report, main_nodes, ordered) = main();
             let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
             (report, main_nodes + helper_nodes, ordered)
         });

@@ -4,12 +4,13 @@ use super::midgame::disc_window;
 use super::params::*;
 use super::progress::{Progress, Stage, Working};
 use super::worker::{Beat, Worker};
+use crate::clock::Instant;
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A root move with its child position and its latest score (evaluation units).
 #[derive(Clone, Copy, Debug)]

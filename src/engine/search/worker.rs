@@ -2,6 +2,7 @@
 
 use super::params::{Params, POLL_INTERVAL};
 use super::progress::{Progress, Stage, Working};
+use crate::clock::Instant;
 use crate::engine::eval::{Evaluator, UNITS_PER_DISC};
 use crate::engine::tt::{LocalTable, TranspositionTable};
 use crate::rules::position::Position;
@@ -9,7 +10,6 @@ use crate::rules::square::Move;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
 
 /// What a search thread shares and counts. The midgame search, the endgame
 /// solver and the root driver are `impl Worker` blocks in their own files.

@@ -1,9 +1,9 @@
 //! What a GTP command leaves for the protocol loop: an answer, the end, or
 //! a job whose output answers it later.
 
+use crate::clock::Instant;
 use crate::protocol::job::Job;
 use crate::rules::position::Position;
-use std::time::Instant;
 
 /// What the protocol loop should do after a command.
 pub enum Action {

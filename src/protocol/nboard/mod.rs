@@ -11,6 +11,7 @@ use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::options::Options;
 use super::session::{checked_move, Session};
+use crate::clock::Instant;
 use crate::engine::search::{Engine, Limits, Progress, Stage};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
@@ -19,7 +20,6 @@ use crate::rules::ggf::{move_text, GgfGame, GgfMove};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::io::{self, Write};
-use std::time::Instant;
 
 mod parse;
 mod text;

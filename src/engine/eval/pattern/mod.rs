@@ -74,9 +74,11 @@ pub struct PatternEval {
     /// `stages * GLOBALS` global weights.
     globals: Vec<i16>,
     /// The CPU runs the `fast` module (checked once, at construction).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fast_cpu: bool,
 }
 
+#[cfg(target_arch = "x86_64")]
 impl PatternEval {
     /// The weights as the `fast` kernel reads them.
     fn fast_weights(&self) -> fast::Weights<'_> {
@@ -531,7 +533,7 @@ mod tests {
         // The best of a few decodes of both sets: other tests share the CPU.
         let mut ms = f64::INFINITY;
         for _ in 0..5 {
-            let t = std::time::Instant::now();
+            let t = crate::clock::Instant::now();
             for v in [Variant::Modern, Variant::Classic] {
                 PatternEval::embedded(v).expect("embedded weights load");
             }

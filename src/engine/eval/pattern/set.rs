@@ -316,6 +316,7 @@ pub struct Instance {
 
 /// What the fast path needs of one instance, packed for the evaluation loop.
 #[derive(Clone, Copy)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) struct Lookup {
     /// The instance's squares.
     pub(super) mask: u64,
@@ -353,8 +354,10 @@ pub struct PatternSet {
     /// squares' digit weights `3^(len - 1 - k)` (k: place in digit order).
     /// An instance's index is `v[pext(player)] + 2 * v[pext(opponent)]`.
     /// 18 880 entries (37 KB).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) digit_values: Vec<u16>,
     /// One entry per instance, in instance order.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) lookups: Vec<Lookup>,
 }
 

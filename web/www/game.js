@@ -1,0 +1,148 @@
+// What the page knows of a game, without any rules (those are the engine's):
+// the tree of plies, the engine's drawing of a position read back into
+// fields, and the notations (transcripts, OBF strings, info lines).
+
+export const FILES = "abcdefgh";
+export const SQUARES = [];
+for (let r = 1; r <= 8; r++) for (const f of FILES) SQUARES.push(f + r);
+
+// A ply of the tree: `move` is "f5", "pass", or null at the root.
+export class Node {
+  constructor(move, parent) {
+    this.move = move;
+    this.parent = parent;
+    this.children = [];
+    this.state = null; // the engine's view of the position after the move
+    this.value = null; // {black: number (discs, black's view), text, kind}
+    this.line = null; // the child the move list follows
+  }
+
+  path() {
+    const moves = [];
+    for (let n = this; n.parent; n = n.parent) moves.push(n.move);
+    return moves.reverse();
+  }
+
+  get ply() {
+    let k = 0;
+    for (let n = this; n.parent; n = n.parent) k++;
+    return k;
+  }
+
+  child(move) {
+    let c = this.children.find((n) => n.move === move);
+    if (!c) {
+      c = new Node(move, this);
+      this.children.push(c);
+    }
+    this.line = c;
+    return c;
+  }
+
+  // The line through this node: the plies from the root, then the
+  // continuation the move list follows.
+  line_nodes() {
+    const before = [];
+    for (let n = this; n; n = n.parent) before.push(n);
+    before.reverse();
+    for (let n = this.line; n; n = n.line) before.push(n);
+    return before;
+  }
+}
+
+// The engine's `showboard` answer: the board (X, O, * legal, .), then
+// "<colour> to move", "<colour> to move, must pass" or "game over", then
+// the discs line ("black 2 white 2", "black 1 red 1 supply 31 31").
+export function parseShowboard(text) {
+  const lines = text.split("\n");
+  const rows = lines.slice(1, 9);
+  const board = [];
+  const legal = [];
+  rows.forEach((row, r) => {
+    const cells = row.trim().split(/\s+/).slice(1);
+    cells.forEach((c, f) => {
+      const sq = FILES[f] + (r + 1);
+      if (c === "*") legal.push(sq);
+      board.push(c === "X" ? "X" : c === "O" ? "O" : "-");
+    });
+  });
+  const status = lines[9] || "";
+  const discsLine = lines[10] || "";
+  const over = status.startsWith("game over");
+  const side = over ? null : status.split(" ")[0];
+  const mustPass = status.includes("must pass");
+  const m = discsLine.match(/^black (\d+) (white|red) (\d+)(?: supply (\d+) (\d+))?/);
+  if (board.length !== 64 || !m) throw new Error(`unexpected board drawing: ${text}`);
+  return {
+    board: board.join(""),
+    legal,
+    side,
+    mustPass,
+    over,
+    second: m[2],
+    discs: { black: +m[1], second: +m[3] },
+    supply: m[4] !== undefined ? { black: +m[4], second: +m[5] } : null,
+  };
+}
+
+// A transcript in: "f5d6c3", "F5 d6 c3", "f5-d6-c3", "1. f5 d6 2. c3";
+// passes ("pass", "PA") may be given and are skipped. Returns {moves} or
+// {error} naming what does not read.
+export function parseTranscript(text) {
+  const cleaned = text.toLowerCase().replace(/\b\d+\.+/g, " ").replace(/[\s,;\-]+/g, " ").trim();
+  const moves = [];
+  let rest = cleaned.replace(/ /g, "");
+  let at = 0;
+  while (at < rest.length) {
+    if (rest.startsWith("pass", at)) { at += 4; continue; }
+    if (rest.startsWith("pa", at)) { at += 2; continue; }
+    const sq = rest.slice(at, at + 2);
+    if (!/^[a-h][1-8]$/.test(sq)) {
+      return { error: `"${rest.slice(at, at + 6)}" at move ${moves.length + 1} is not a square (a1 to h8)` };
+    }
+    moves.push(sq);
+    at += 2;
+  }
+  return { moves };
+}
+
+// An OBF or setboard string: "setboard <64> <X|O> [<b> <r>]", "<64> <X|O>",
+// or an OBF file line "<64> X; comment". Returns the setboard arguments,
+// which the engine checks (its message says what is wrong), or {error}.
+export function parseSetup(text) {
+  let t = text.trim().split(";")[0].trim();
+  if (/^setboard\s/i.test(t)) t = t.replace(/^setboard\s+/i, "");
+  const parts = t.split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { error: "empty position: paste a board of 64 squares and the side to move" };
+  if (parts.length === 1) {
+    // NBoard and Edax write the side as the 65th character.
+    if (parts[0].length === 65) return { args: `${parts[0].slice(0, 64)} ${parts[0][64]}` };
+    return { error: "the side to move (X or O) is missing after the board" };
+  }
+  return { args: parts.join(" ") };
+}
+
+// "depth 12 +3.50 nodes 123456 0.42 s pv d3 c5 f6" (and selective, wld,
+// exact): the search step an `info` line reports.
+export function parseInfo(text) {
+  const m = text.match(/^info (depth|selective|wld|exact)(?: (\d+))? ([+-]?\d+(?:\.\d+)?) nodes (\d+) ([\d.]+) s pv ?(.*)$/);
+  if (!m) return null;
+  return {
+    stage: m[1],
+    depth: m[2] !== undefined ? +m[2] : null,
+    score: +m[3],
+    scoreText: m[3],
+    nodes: +m[4],
+    secs: +m[5],
+    pv: m[6].trim() ? m[6].trim().split(" ") : [],
+  };
+}
+
+// A `hint` answer line: "f5 +0.18 book", "g8 +18", "c4 -1.25".
+export function parseHints(text) {
+  return text.split("\n").filter(Boolean).map((line) => {
+    const [move, score, mark] = line.split(" ");
+    const exact = !score.includes(".");
+    return { move, text: score, score: +score, kind: mark === "book" ? "book" : exact ? "exact" : "search" };
+  });
+}
