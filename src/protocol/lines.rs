@@ -51,9 +51,8 @@ impl<W: Write> Lines<W> {
                 // Worker (docs/web.md).
                 let stop = AtomicBool::new(false);
                 let mut engine = self.gtp.take_engine();
-                let output = panic::catch_unwind(AssertUnwindSafe(|| {
-                    job.run(&mut engine, &stop, progress)
-                }));
+                let output =
+                    panic::catch_unwind(AssertUnwindSafe(|| job.run(&mut engine, &stop, progress)));
                 match output {
                     Ok(output) => {
                         self.gtp.restore_engine(Some(engine));

@@ -668,7 +668,9 @@ function controls() {
   $("#copy-obf").addEventListener("click", () => copy(obf(), "Position"));
   $("#load").addEventListener("click", () => {
     const text = $("#paste").value;
-    if (/^\s*(setboard\s+)?[-XOxo*.bw]{20,}/i.test(text)) loadSetup(text);
+    // A position starts with "setboard" or a board (more squares than a
+    // square's two characters); anything else is read as a transcript.
+    if (/^\s*setboard\b/i.test(text) || /^\s*[-XOxo*.]{8,}/.test(text)) loadSetup(text);
     else loadTranscript(text);
   });
   $("#edit").addEventListener("click", startEditing);
