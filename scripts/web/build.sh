@@ -18,10 +18,10 @@ if [ ! -x /usr/bin/rustc ] || [ ! -x /usr/bin/cargo ] || ! command -v wasm-ld >/
         || fail "cannot install Debian's rustc-web, cargo-web, rust-web-src and lld (run as root with apt-get reachable)"
 fi
 
-# simd128 lets the compiler vectorise (BENCHMARKS.md has its effect); a
-# 32 MB stack, as the native search thread has 64 MB for its recursion.
+# A 32 MB stack, as the native search thread has 64 MB for its recursion.
+# No simd128: it measured no faster (docs/history.md, "Ideas tried").
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1
-export RUSTFLAGS="-C linker=wasm-ld -C target-feature=+simd128 -C link-arg=-zstack-size=33554432"
+export RUSTFLAGS="-C linker=wasm-ld -C link-arg=-zstack-size=33554432"
 /usr/bin/cargo build --quiet --profile web --target wasm32-unknown-unknown \
     -Zbuild-std=std,panic_abort -p mollett-web --target-dir target/wasm \
     || fail "cargo build of web/ for wasm32-unknown-unknown failed (messages above)"
