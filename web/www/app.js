@@ -211,7 +211,7 @@ async function bookOrHints(epoch, node) {
 // while nothing else is asked.
 async function fillGraph(epoch) {
   const depth = Math.min(S.level || 8, 8);
-  for (const n of S.node.line_nodes()) {
+  for (const n of S.node.lineNodes()) {
     if (n.value || (n.state && n.state.over)) continue;
     const st = await syncTo(n);
     check(epoch);
@@ -223,12 +223,8 @@ async function fillGraph(epoch) {
     for (const line of searchOptions("hint", depth, 12)) await ask(line);
     const hints = parseHints(await search("hint 1"));
     check(epoch);
-    if (st.mustPass) {
-      // "pass -6" is the side to move's view.
-      if (hints.length) setValue(n, hints[0].score, hints[0].text, hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
-    } else if (hints.length) {
-      setValue(n, hints[0].score, hints[0].text, hints[0].kind === "book" ? "book" : hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
-    }
+    // The first line's score is the side to move's, "pass -6" included.
+    if (hints.length) setValue(n, hints[0].score, hints[0].text, hints[0].kind === "search" ? `depth ${depth}` : hints[0].kind);
     renderGraph();
   }
   await syncTo(S.node);
@@ -494,7 +490,7 @@ function renderThinking() {
 function renderMoves() {
   const list = $("#moves");
   list.textContent = "";
-  const line = S.node.line_nodes().slice(1);
+  const line = S.node.lineNodes().slice(1);
   line.forEach((n, i) => {
     const item = document.createElement("button");
     item.className = "ply" + (n === S.node ? " current" : "");
@@ -525,7 +521,7 @@ function renderMoves() {
 // The evaluation over the line shown, black's view, clamped to ±32 discs.
 function renderGraph() {
   const svg = $("#graph");
-  const nodes = S.node.line_nodes();
+  const nodes = S.node.lineNodes();
   const W = 600, H = 160, pad = 4;
   const n = Math.max(nodes.length - 1, 20);
   const x = (i) => pad + (i / n) * (W - 2 * pad);
@@ -551,7 +547,7 @@ function renderGraph() {
 
 function graphClick(event) {
   const svg = $("#graph");
-  const nodes = S.node.line_nodes();
+  const nodes = S.node.lineNodes();
   const box = svg.getBoundingClientRect();
   const n = Math.max(nodes.length - 1, 20);
   const i = Math.round(((event.clientX - box.left) / box.width) * n);

@@ -85,17 +85,6 @@ export class Engine {
     });
   }
 
-  // Sends lines in order and resolves with every answer; the first refused
-  // one rejects with its message unless `tolerate` says it may fail.
-  async commands(lines) {
-    const answers = await Promise.all(lines.map((line) => this.command(line)));
-    return answers;
-  }
-
-  get busy() {
-    return this.queue.length > 0;
-  }
-
   restart() {
     this.worker.terminate();
     this.fail(new Error("restarted"));

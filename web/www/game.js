@@ -23,12 +23,6 @@ export class Node {
     return moves.reverse();
   }
 
-  get ply() {
-    let k = 0;
-    for (let n = this; n.parent; n = n.parent) k++;
-    return k;
-  }
-
   child(move) {
     let c = this.children.find((n) => n.move === move);
     if (!c) {
@@ -41,7 +35,7 @@ export class Node {
 
   // The line through this node: the plies from the root, then the
   // continuation the move list follows.
-  line_nodes() {
+  lineNodes() {
     const before = [];
     for (let n = this; n; n = n.parent) before.push(n);
     before.reverse();
