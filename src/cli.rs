@@ -7,7 +7,6 @@ use clap::{Parser, Subcommand};
 use mollett::engine::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::rules::Variant;
-use std::path::PathBuf;
 
 mod book;
 mod games;
@@ -17,10 +16,9 @@ mod sprt;
 mod train;
 
 pub use book::BookCommand;
-pub use games::{report, run_games, OpeningsArgs, RunArgs, TuneArgs};
+pub use games::{run_games, OpeningsArgs, ReportArgs, RunArgs, TuneArgs};
 pub use measure::{bench, perft_rows, SolveArgs};
 use parsers::parse_eval;
-use sprt::sprt_word;
 pub use train::{EvaltestArgs, ProbcutArgs, SelfplayArgs, SwingArgs, TrainArgs};
 
 #[derive(Parser)]
@@ -82,14 +80,7 @@ pub enum CliCommand {
     /// Tune numeric engine options by SPSA (see docs/tuning.md).
     Tune(TuneArgs),
     /// Merge result files and print the report of them all.
-    Report {
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// SPRT bounds: elo0=A elo1=B [alpha=X beta=Y]; takes every word
-        /// after it, so give the files first.
-        #[arg(long, num_args = 1.., value_parser = sprt_word)]
-        sprt: Vec<String>,
-    },
+    Report(ReportArgs),
     /// Write random balanced openings, one move sequence a line.
     Openings(OpeningsArgs),
     /// Play varied games and write positions labelled by search and exact solves (see docs/training.md).
@@ -115,7 +106,7 @@ impl CliCommand {
             CliCommand::Perft { .. }
                 | CliCommand::Bench { .. }
                 | CliCommand::Solve(_)
-                | CliCommand::Report { .. }
+                | CliCommand::Report(_)
                 | CliCommand::Openings(_)
                 | CliCommand::Train(_)
                 | CliCommand::Probcut(_)

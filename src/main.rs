@@ -51,9 +51,7 @@ fn main() {
             ctrl_c_flag,
         ),
         Some(CliCommand::Tune(args)) => args.run(variant, ctrl_c_flag),
-        Some(CliCommand::Report { files, sprt }) => {
-            cli::report(&files, &sprt).map(|report| print!("{report}"))
-        }
+        Some(CliCommand::Report(args)) => args.run().map(|report| print!("{report}")),
         Some(CliCommand::Openings(args)) => args.run(variant),
         Some(CliCommand::Selfplay(args)) => args.run(variant, ctrl_c_flag),
         Some(CliCommand::Train(args)) => args.run(),

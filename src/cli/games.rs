@@ -7,7 +7,8 @@ use mollett::rules::moveline::moves_text;
 use mollett::rules::Variant;
 use mollett::tournament::config::{unique_names, Config};
 use mollett::tournament::openings::{self, GenConfig, Opening};
-use mollett::tournament::report::{merge_files, Report};
+use mollett::tournament::report::{read_files, Report};
+use mollett::tournament::report_html;
 use mollett::tournament::runner;
 use mollett::tournament::schedule::Format;
 use mollett::tournament::tune::{self, Param, TuneConfig};
@@ -99,6 +100,52 @@ pub struct RunArgs {
     /// SPRT: elo0=A elo1=B [alpha=X beta=Y]; stops at a bound (matches only).
     #[arg(long, num_args = 1.., value_parser = sprt_word)]
     sprt: Vec<String>,
+    /// Also write the report as one HTML page with plots, when the run ends.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+/// `mollett report`.
+#[derive(Args)]
+pub struct ReportArgs {
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also write the report as one HTML page with plots.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// SPRT bounds: elo0=A elo1=B [alpha=X beta=Y]; takes every word
+    /// after it, so give the files first.
+    #[arg(long, num_args = 1.., value_parser = sprt_word)]
+    sprt: Vec<String>,
+}
+
+/// A match or tournament to run, and where its page goes.
+pub struct GamesRun {
+    config: Config,
+    html: Option<PathBuf>,
+}
+
+/// Refuses a page that could not be written (checked before any game or
+/// file is read), or one that would replace a result file.
+fn check_html(html: Option<&PathBuf>, inputs: &[&PathBuf]) -> Result<(), String> {
+    let Some(path) = html else { return Ok(()) };
+    mollett::files::check_output(path).map_err(|e| format!("--html {e}"))?;
+    if let Some(same) = inputs.iter().find(|p| same_file(p, path)) {
+        return Err(format!(
+            "--html {}: is a result file; give the page another name",
+            same.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Paths naming one file (as written, or resolved where both exist).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b
+        || matches!(
+            (a.canonicalize(), b.canonicalize()),
+            (Ok(x), Ok(y)) if x == y
+        )
 }
 
 /// `mollett openings`.
@@ -164,7 +211,8 @@ impl RunArgs {
         format: Format,
         variant: Variant,
         min_engines: usize,
-    ) -> Result<Config, String> {
+    ) -> Result<GamesRun, String> {
+        check_html(self.html.as_ref(), &self.out.iter().collect::<Vec<_>>())?;
         let mut engines = self
             .engines
             .iter()
@@ -182,7 +230,7 @@ impl RunArgs {
         if self.resume && self.out.is_none() {
             return Err("--resume needs --out".into());
         }
-        Ok(Config {
+        let config = Config {
             engines,
             format,
             variant,
@@ -196,6 +244,10 @@ impl RunArgs {
             seed: self.seed,
             sprt: optional_sprt(&self.sprt)?,
             progress: !self.games.quiet,
+        };
+        Ok(GamesRun {
+            config,
+            html: self.html,
         })
     }
 }
@@ -243,7 +295,7 @@ impl OpeningsArgs {
 
 impl RunArgs {
     /// `mollett match`'s configuration: `games` games between two engines.
-    pub fn match_config(self, games: usize, variant: Variant) -> Result<Config, String> {
+    pub fn match_config(self, games: usize, variant: Variant) -> Result<GamesRun, String> {
         self.config(Format::Match { games }, variant, 2)
     }
 
@@ -254,7 +306,7 @@ impl RunArgs {
         rounds: usize,
         gauntlet: bool,
         variant: Variant,
-    ) -> Result<Config, String> {
+    ) -> Result<GamesRun, String> {
         let format = if gauntlet {
             Format::Gauntlet { rounds }
         } else {
@@ -264,13 +316,29 @@ impl RunArgs {
     }
 }
 
-/// `match` and `tournament`: runs the games (Ctrl-C stops cleanly) and
-/// prints the report.
-pub fn run_games(config: Result<Config, String>, stop: StopFlag) -> Result<(), String> {
-    let config = config?;
+/// `match` and `tournament`: runs the games (Ctrl-C stops cleanly), prints
+/// the report and writes its page (of every game in `--out`, resumed ones
+/// included).
+pub fn run_games(run: Result<GamesRun, String>, stop: StopFlag) -> Result<(), String> {
+    let GamesRun { config, html } = run?;
     warn_all(&config.warnings());
     let outcome = runner::run(&config, stop())?;
     print!("{}", outcome.report);
+    if let Some(path) = &html {
+        let ggf = match &config.out {
+            Some(out) => report_html::ggf_beside(out),
+            None => outcome.ggf.clone(),
+        };
+        let sources: Vec<PathBuf> = config.out.iter().cloned().collect();
+        let page = report_html::Page {
+            report: &outcome.report,
+            records: &outcome.records,
+            ggf: &ggf,
+            skipped: &[],
+            sources: &sources,
+        };
+        report_html::write(path, &page)?;
+    }
     if outcome.interrupted {
         return Err("interrupted: rerun with --resume to play the rest".into());
     }
@@ -297,10 +365,31 @@ impl TuneArgs {
     }
 }
 
-/// `mollett report`: the report of the result files, with the SPRT's
-/// verdict when `--sprt` is given.
-pub fn report(files: &[PathBuf], sprt: &[String]) -> Result<Report, String> {
-    optional_sprt(sprt).and_then(|sprt| merge_files(files, sprt))
+impl ReportArgs {
+    /// `mollett report`: the report of the result files, with the SPRT's
+    /// verdict when `--sprt` is given, and its page with `--html`.
+    pub fn run(&self) -> Result<Report, String> {
+        let sprt = optional_sprt(&self.sprt)?;
+        check_html(self.html.as_ref(), &self.files.iter().collect::<Vec<_>>())?;
+        let read = read_files(&self.files)?;
+        let report = Report::build(&read.records, sprt);
+        if let Some(path) = &self.html {
+            let ggf: Vec<_> = self
+                .files
+                .iter()
+                .flat_map(|f| report_html::ggf_beside(f))
+                .collect();
+            let page = report_html::Page {
+                report: &report,
+                records: &read.records,
+                ggf: &ggf,
+                skipped: &read.skipped,
+                sources: &self.files,
+            };
+            report_html::write(path, &page)?;
+        }
+        Ok(report)
+    }
 }
 
 impl OpeningsArgs {

@@ -368,10 +368,7 @@ impl fmt::Display for GgfGame {
 
 /// Today's date (UTC) as `YYYY-MM-DD`, from the civil-from-days algorithm.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = crate::clock::unix_secs();
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -385,12 +382,14 @@ pub fn today() -> String {
 }
 
 /// One GGF game on one line (see [`crate::rules::ggf`]). `times` (seconds per
-/// ply, 0 for none) may be shorter than `moves`; `result` is black's disc
-/// margin; `clock` fills `TI`.
+/// ply, 0 for none) and `evals` (the mover's value in discs) may be shorter
+/// than `moves`; `result` is black's disc margin; `clock` fills `TI`.
+#[allow(clippy::too_many_arguments)]
 pub fn ggf_game(
     start: &Position,
     moves: &[Move],
     times: &[f64],
+    evals: &[Option<f64>],
     black: &str,
     white: &str,
     result: Option<i32>,
@@ -409,7 +408,12 @@ pub fn ggf_game(
             .get(i)
             .filter(|&&t| t > 0.0)
             .map(|t| (t * 100.0).round() / 100.0);
-        game.push(mv, None, time);
+        let eval = evals
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|e| (e * 100.0).round() / 100.0);
+        game.push(mv, eval, time);
     }
     game.to_string()
 }
@@ -448,13 +452,14 @@ mod tests {
             &start,
             &crate::rules::moveline::parse_moves("f5d6").unwrap(),
             &[0.0, 1.234],
+            &[None, Some(-2.5)],
             "x",
             "y",
             Some(12),
             Some(60.0),
         );
         assert!(g.starts_with("(;GM[Othello]PC[Mollett match]DT["), "{g}");
-        assert!(g.contains("PB[x]PW[y]RE[+12.000]TI[01:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6//1.23];)"), "{g}");
+        assert!(g.contains("PB[x]PW[y]RE[+12.000]TI[01:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6/-2.5/1.23];)"), "{g}");
         assert_eq!(today().len(), 10);
     }
 }

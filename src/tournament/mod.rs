@@ -4,7 +4,9 @@
 //! how a game ended) and `stats` (Elo, SPRT); `client` drives an engine
 //! process over GTP or NBoard; `openings` reads and generates openings;
 //! `referee` plays one game; `record` writes and reads result files and
-//! `record_ggf` their GGF twin; `matchup` and `report` summarise games;
+//! `record_ggf` their GGF twin; `matchup` and `report` summarise games,
+//! `report_series` gathers a page's data, `report_plots` draws it and
+//! `report_html` writes the page;
 //! `schedule` lists a run's games, `config` holds its settings, `worker`
 //! plays games off the queue and `runner` runs them all; `tune` tunes engine
 //! options by SPSA over the runner. Children import each other, never this
@@ -18,6 +20,9 @@ pub mod record;
 mod record_ggf;
 pub mod referee;
 pub mod report;
+pub mod report_html;
+mod report_plots;
+pub mod report_series;
 pub mod runner;
 pub mod schedule;
 pub mod stats;

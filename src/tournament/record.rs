@@ -291,12 +291,20 @@ pub struct ResultFile {
     /// Bytes up to the end of the last whole line: a run that appends cuts
     /// a torn last line off to this, and its game is played again.
     pub whole_len: u64,
+    /// The lines skipped, as the warnings on stderr name them (a torn last
+    /// line included): the report page lists them too.
+    pub skipped: Vec<String>,
 }
 
 /// Reads a result file (see [`parse_results`]).
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
+    read_result_file(path).map(|f| f.records)
+}
+
+/// Reads a result file, keeping the skipped lines' names (see [`parse_results`]).
+pub fn read_result_file(path: &Path) -> Result<ResultFile, String> {
     let bytes = crate::rules::text::read_bytes(path)?;
-    parse_results(path, &bytes).map(|f| f.records)
+    parse_results(path, &bytes)
 }
 
 /// Parses the bytes of the result file `path`. Lines that do not parse are
@@ -334,9 +342,19 @@ pub fn parse_results(path: &Path, file: &[u8]) -> Result<ResultFile, String> {
     for b in &bad {
         log::warn!("{b}");
     }
+    let torn = &bytes[whole.len()..];
+    if !torn.trim_ascii().is_empty() {
+        // Warned by whole_lines_of, in its own words.
+        bad.push(format!(
+            "{}: skipped: the last line has no end ({} bytes)",
+            path.display(),
+            torn.len()
+        ));
+    }
     Ok(ResultFile {
         records: out,
         whole_len: (file.len() - bytes.len() + whole.len()) as u64,
+        skipped: bad,
     })
 }
 

@@ -16,12 +16,13 @@ pub(super) fn ggf_path(out: &Path) -> PathBuf {
 }
 
 /// A game's GGF record: the result as black's margin (64 for a forfeit), the
-/// clock (`tc`) as `TI`, `times` per ply when known.
+/// clock (`tc`) as `TI`, `times` and `evals` per ply when known.
 pub(super) fn ggf_line(
     tc: TimeControl,
     rec: &GameRecord,
     start: &Position,
     times: &[f64],
+    evals: &[Option<f64>],
 ) -> String {
     let margin = match (rec.reason, rec.outcome) {
         (Reason::Normal, _) => rec.discs[0] as i32 - rec.discs[1] as i32,
@@ -36,6 +37,7 @@ pub(super) fn ggf_line(
         start,
         &rec.moves,
         times,
+        evals,
         &rec.black,
         &rec.white,
         Some(margin),
@@ -93,7 +95,7 @@ pub(super) fn reconcile_ggf(
             Some(i) => kept.swap_remove(i).1,
             None => {
                 written += 1;
-                ggf_line(tc, rec, &start, &[])
+                ggf_line(tc, rec, &start, &[], &[])
             }
         };
         rewritten.push_str(&line);

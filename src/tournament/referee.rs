@@ -27,6 +27,8 @@ pub struct Played {
     pub book: usize,
     /// Seconds each ply took (0 for opening plies and forced passes).
     pub times: Vec<f64>,
+    /// The mover's value of each ply in discs, where its engine gave one.
+    pub evals: Vec<Option<f64>>,
     pub last: Position,
     /// `None` for a draw.
     pub winner: Option<Color>,
@@ -74,26 +76,26 @@ pub fn play_game(
             left[c.index()] = base;
         }
     }
-    let forfeit = |game: &Game,
-                   times: Vec<f64>,
-                   used: [f64; 2],
-                   side: Color,
-                   reason: Reason,
-                   detail: String|
-     -> Played {
-        Played {
-            start,
-            moves: game.moves().to_vec(),
-            book: opening.len().min(game.moves().len()),
-            times,
-            last: *game.position(),
-            winner: Some(side.other()),
-            reason,
-            fault: Some(side),
-            detail,
-            used,
-        }
-    };
+    let mut evals = Vec::new();
+    // Ends the game, lost by `side` for `reason`: what was played so far.
+    macro_rules! forfeit {
+        ($side:expr, $reason:expr, $detail:expr) => {{
+            let side: Color = $side;
+            return Ok(Played {
+                start,
+                moves: game.moves().to_vec(),
+                book: opening.len().min(game.moves().len()),
+                times,
+                evals,
+                last: *game.position(),
+                winner: Some(side.other()),
+                reason: $reason,
+                fault: Some(side),
+                detail: $detail,
+                used,
+            });
+        }};
+    }
     let classify = |e: &EngineError, clocked: bool| match e {
         EngineError::Timeout if clocked => Reason::Time,
         EngineError::Timeout => Reason::Timeout,
@@ -110,7 +112,7 @@ pub fn play_game(
                     let side: Color = $side;
                     let reason = classify(&e, $clocked);
                     let detail = format!("{}: {e}", engines[side.index()].name());
-                    return Ok(forfeit(&game, times, used, side, reason, detail));
+                    forfeit!(side, reason, detail)
                 }
             }
         };
@@ -130,6 +132,7 @@ pub fn play_game(
             panic!("opening move {mv} is illegal");
         }
         times.push(0.0);
+        evals.push(None);
         for c in [Color::Black, Color::White] {
             call!(c, engines[c.index()].tell(variant, side, mv), false);
         }
@@ -144,6 +147,7 @@ pub fn play_game(
             // see the pass implied by the next colour.
             game.play(Move::Pass).expect("forced pass is legal");
             times.push(0.0);
+            evals.push(None);
             for c in [Color::Black, Color::White] {
                 call!(c, engines[c.index()].tell(variant, side, Move::Pass), false);
             }
@@ -164,7 +168,7 @@ pub fn play_game(
         let reply = engines[i].genmove(&start, game.moves(), side, clock, limit);
         let elapsed = t.elapsed().as_secs_f64();
         used[i] += elapsed;
-        let reply = call!(side, reply, clock.is_some());
+        let (reply, eval) = call!(side, reply, clock.is_some());
         match tc {
             TimeControl::None => {}
             TimeControl::Fischer { inc, .. } => {
@@ -175,29 +179,30 @@ pub fn play_game(
                         engines[i].name(),
                         -left[i]
                     );
-                    return Ok(forfeit(&game, times, used, side, Reason::Time, detail));
+                    forfeit!(side, Reason::Time, detail)
                 }
                 left[i] = left[i].max(0.0) + inc;
             }
             TimeControl::PerMove(st) => {
                 if elapsed > st + limits.margin {
                     let detail = format!("{} took {elapsed:.3} s of {st} s", engines[i].name());
-                    return Ok(forfeit(&game, times, used, side, Reason::Time, detail));
+                    forfeit!(side, Reason::Time, detail)
                 }
             }
         }
         let mv = match reply {
             Reply::Resign => {
                 let detail = format!("{} resigned", engines[i].name());
-                return Ok(forfeit(&game, times, used, side, Reason::Resign, detail));
+                forfeit!(side, Reason::Resign, detail)
             }
             Reply::Move(mv) => mv,
         };
         if game.play(mv).is_err() {
             let detail = format!("{} played illegal {mv}", engines[i].name());
-            return Ok(forfeit(&game, times, used, side, Reason::Illegal, detail));
+            forfeit!(side, Reason::Illegal, detail)
         }
         times.push(elapsed);
+        evals.push(eval);
         let other = side.other();
         call!(other, engines[other.index()].tell(variant, side, mv), false);
     }
@@ -209,6 +214,7 @@ pub fn play_game(
         moves: game.moves().to_vec(),
         book: opening.len(),
         times,
+        evals,
         last,
         winner: match b.cmp(&w) {
             std::cmp::Ordering::Greater => Some(Color::Black),

@@ -172,59 +172,188 @@ fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-impl fmt::Display for Report {
+/// One `label: value` line of the report (a bare value when the label is
+/// empty); `id` names it on the report page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub id: &'static str,
+    pub label: String,
+    pub value: String,
+}
+
+impl Figure {
+    fn new(id: &'static str, label: impl Into<String>, value: impl Into<String>) -> Figure {
+        Figure {
+            id,
+            label: label.into(),
+            value: value.into(),
+        }
+    }
+}
+
+impl fmt::Display for Figure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Games: {}", self.games)?;
+        if self.label.is_empty() {
+            writeln!(f, "{}", self.value)
+        } else {
+            writeln!(f, "{}: {}", self.label, self.value)
+        }
+    }
+}
+
+impl Report {
+    /// The lines before the cross table and ratings: the games, and a
+    /// match's numbers. The text report and the page print these, so their
+    /// figures cannot differ.
+    pub fn head_figures(&self) -> Vec<Figure> {
+        let mut out = vec![Figure::new("games", "Games", self.games.to_string())];
         if self.duplicates > 0 {
-            writeln!(f, "Duplicate games ignored: {}", self.duplicates)?;
+            out.push(Figure::new(
+                "duplicates",
+                "Duplicate games ignored",
+                self.duplicates.to_string(),
+            ));
         }
         if self.separate > 0 {
-            writeln!(
-                f,
-                "Games of separate runs: {} share an index with a different game (each counted)",
-                self.separate
-            )?;
+            out.push(Figure::new(
+                "separate",
+                "Games of separate runs",
+                format!(
+                    "{} share an index with a different game (each counted)",
+                    self.separate
+                ),
+            ));
         }
         if let Some(why) = &self.stopped {
-            writeln!(f, "Stopped early: {why}")?;
+            out.push(Figure::new("stopped", "Stopped early", why.clone()));
         }
         if let Some(m) = &self.matchup {
             let w = &m.wdl;
-            writeln!(f, "{} vs {}", m.first, m.second)?;
-            writeln!(
-                f,
-                "W-D-L: {}-{}-{} ({}, {}, {} for {})",
-                w.wins,
-                w.draws,
-                w.losses,
-                count(w.wins, "win", "wins"),
-                count(w.draws, "draw", "draws"),
-                count(w.losses, "loss", "losses"),
-                m.first
-            )?;
-            writeln!(f, "Score: {:.1}%", 100.0 * w.score())?;
-            writeln!(f, "Elo: {} (95%)", elo_with_interval(w.elo()))?;
-            writeln!(f, "LOS: {:.1}%", 100.0 * w.los())?;
-            match m.avg_margin {
-                Some(a) => writeln!(
-                    f,
-                    "Disc difference: {a:+.2} per game ({} played out)",
-                    count(m.played_out as u64, "game", "games")
-                )?,
-                None => writeln!(f, "Disc difference: - (no game played out)")?,
-            }
+            out.push(Figure::new(
+                "engines",
+                "",
+                format!("{} vs {}", m.first, m.second),
+            ));
+            out.push(Figure::new(
+                "wdl",
+                "W-D-L",
+                format!(
+                    "{}-{}-{} ({}, {}, {} for {})",
+                    w.wins,
+                    w.draws,
+                    w.losses,
+                    count(w.wins, "win", "wins"),
+                    count(w.draws, "draw", "draws"),
+                    count(w.losses, "loss", "losses"),
+                    m.first
+                ),
+            ));
+            out.push(Figure::new(
+                "score",
+                "Score",
+                format!("{:.1}%", 100.0 * w.score()),
+            ));
+            out.push(Figure::new(
+                "elo",
+                "Elo",
+                format!("{} (95%)", elo_with_interval(w.elo())),
+            ));
+            out.push(Figure::new(
+                "los",
+                "LOS",
+                format!("{:.1}%", 100.0 * w.los()),
+            ));
+            out.push(Figure::new(
+                "discs",
+                "Disc difference",
+                match m.avg_margin {
+                    Some(a) => format!(
+                        "{a:+.2} per game ({} played out)",
+                        count(m.played_out as u64, "game", "games")
+                    ),
+                    None => "- (no game played out)".to_string(),
+                },
+            ));
             let p = m.pairs;
-            writeln!(
-                f,
-                "Pairs (0, 1/2, 1, 3/2, 2 points): {} {} {} {} {} ({})",
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4],
-                count(p.iter().sum::<u32>(), "pair", "pairs")
-            )?;
-        } else if self.engines.len() > 2 {
+            out.push(Figure::new(
+                "pairs",
+                "Pairs (0, 1/2, 1, 3/2, 2 points)",
+                format!(
+                    "{} {} {} {} {} ({})",
+                    p[0],
+                    p[1],
+                    p[2],
+                    p[3],
+                    p[4],
+                    count(p.iter().sum::<u32>(), "pair", "pairs")
+                ),
+            ));
+        }
+        out
+    }
+
+    /// The lines after the ratings: faults, and the SPRT's verdict.
+    pub fn tail_figures(&self) -> Vec<Figure> {
+        let mut out = Vec::new();
+        if self.faults.is_empty() {
+            out.push(Figure::new("faults", "Faults", "none"));
+        } else {
+            let list: Vec<String> = self
+                .faults
+                .iter()
+                .map(|((e, r), n)| format!("{e} {} {n}", r.name()))
+                .collect();
+            out.push(Figure::new("faults", "Faults (losses)", list.join(", ")));
+        }
+        if let Some((t, llr, v)) = &self.sprt {
+            let (lo, hi) = t.bounds();
+            out.push(Figure::new(
+                "sprt",
+                format!(
+                    "SPRT elo0={} elo1={} alpha={} beta={}",
+                    t.elo0, t.elo1, t.alpha, t.beta
+                ),
+                format!("LLR {llr:.2} [{lo:.2}, {hi:.2}] {}", verdict_text(*v)),
+            ));
+        }
+        out
+    }
+
+    /// Engines by rating, best first (the ratings' order in the report).
+    pub fn rating_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.engines.len()).collect();
+        order.sort_by(|&a, &b| self.ratings[b].total_cmp(&self.ratings[a]));
+        order
+    }
+
+    /// A cross table cell, row `i` against column `j`: `-` on the diagonal,
+    /// `.` for engines that did not meet, else `points/games`.
+    pub fn cross_cell(&self, i: usize, j: usize) -> String {
+        if i == j {
+            "-".to_string()
+        } else if self.played[i][j] == 0.0 {
+            ".".to_string()
+        } else {
+            format!("{}/{}", self.points[i][j], self.played[i][j])
+        }
+    }
+}
+
+/// The SPRT's verdict as the report words it.
+pub fn verdict_text(v: Verdict) -> &'static str {
+    match v {
+        Verdict::AcceptH1 => "H1 accepted",
+        Verdict::AcceptH0 => "H0 accepted",
+        Verdict::Continue => "continue",
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for figure in self.head_figures() {
+            write!(f, "{figure}")?;
+        }
+        if self.matchup.is_none() && self.engines.len() > 2 {
             writeln!(f, "Cross table (points / games, row against column):")?;
             let width = self
                 .engines
@@ -241,36 +370,14 @@ impl fmt::Display for Report {
             for (i, e) in self.engines.iter().enumerate() {
                 write!(f, "{e:width$}")?;
                 for j in 0..self.engines.len() {
-                    let cell = if i == j {
-                        "-".to_string()
-                    } else if self.played[i][j] == 0.0 {
-                        ".".to_string()
-                    } else {
-                        format!("{}/{}", self.points[i][j], self.played[i][j])
-                    };
-                    write!(f, " {cell:>width$}")?;
+                    write!(f, " {:>width$}", self.cross_cell(i, j))?;
                 }
                 writeln!(f)?;
             }
         }
         if self.engines.len() >= 2 {
-            // Not the Elo above: another estimate (Bradley-Terry over all
-            // games, with a prior that keeps a 0% or 100% score finite), and
-            // for two engines each is half the gap.
-            if self.matchup.is_some() {
-                writeln!(
-                    f,
-                    "Ratings (maximum likelihood over all games, mean 0, finite even at 100%; not the Elo above):"
-                )?;
-            } else {
-                writeln!(
-                    f,
-                    "Ratings (maximum likelihood over all games, mean 0, finite even at 100%):"
-                )?;
-            }
-            let mut order: Vec<usize> = (0..self.engines.len()).collect();
-            order.sort_by(|&a, &b| self.ratings[b].total_cmp(&self.ratings[a]));
-            for (rank, &i) in order.iter().enumerate() {
+            writeln!(f, "{}:", self.ratings_heading())?;
+            for (rank, &i) in self.rating_order().iter().enumerate() {
                 let w = &self.wdl[i];
                 writeln!(
                     f,
@@ -288,30 +395,24 @@ impl fmt::Display for Report {
                 )?;
             }
         }
-        if self.faults.is_empty() {
-            writeln!(f, "Faults: none")?;
-        } else {
-            let list: Vec<String> = self
-                .faults
-                .iter()
-                .map(|((e, r), n)| format!("{e} {} {n}", r.name()))
-                .collect();
-            writeln!(f, "Faults (losses): {}", list.join(", "))?;
-        }
-        if let Some((t, llr, v)) = &self.sprt {
-            let (lo, hi) = t.bounds();
-            let verdict = match v {
-                Verdict::AcceptH1 => "H1 accepted",
-                Verdict::AcceptH0 => "H0 accepted",
-                Verdict::Continue => "continue",
-            };
-            writeln!(
-                f,
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict}",
-                t.elo0, t.elo1, t.alpha, t.beta
-            )?;
+        for figure in self.tail_figures() {
+            write!(f, "{figure}")?;
         }
         Ok(())
+    }
+}
+
+impl Report {
+    /// The ratings' heading, which says that for a match they are not its Elo.
+    pub fn ratings_heading(&self) -> &'static str {
+        // Not the Elo above: another estimate (Bradley-Terry over all
+        // games, with a prior that keeps a 0% or 100% score finite), and
+        // for two engines each is half the gap.
+        if self.matchup.is_some() {
+            "Ratings (maximum likelihood over all games, mean 0, finite even at 100%; not the Elo above)"
+        } else {
+            "Ratings (maximum likelihood over all games, mean 0, finite even at 100%)"
+        }
     }
 }
 
@@ -321,6 +422,21 @@ impl fmt::Display for Report {
 /// files where that happened, so that a file of another run given by
 /// mistake does not go unseen.
 pub fn merge_files(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> Result<Report, String> {
+    read_files(files).map(|read| Report::build(&read.records, sprt))
+}
+
+/// Result files read for a report: every record (repeats included, as
+/// [`Report::build`] takes them) and the lines skipped, named as warned.
+#[derive(Debug, Default)]
+pub struct ReadFiles {
+    pub records: Vec<GameRecord>,
+    pub skipped: Vec<String>,
+}
+
+/// Reads result files for [`merge_files`], warning of the games of
+/// separate runs that share an index.
+pub fn read_files(files: &[std::path::PathBuf]) -> Result<ReadFiles, String> {
+    let mut skipped = Vec::new();
     let mut records: Vec<GameRecord> = Vec::new();
     let mut file_of: Vec<usize> = Vec::new();
     // For each index, the distinct records read so far (positions in `records`).
@@ -328,7 +444,9 @@ pub fn merge_files(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> Result<R
     // (file of the first game with the index, file of a different one) -> games.
     let mut clashes: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
-        for r in super::record::read_results(f)? {
+        let file = super::record::read_result_file(f)?;
+        skipped.extend(file.skipped);
+        for r in file.records {
             let same = by_index.entry(r.index).or_default();
             if !same.iter().any(|&k| records[k] == r) {
                 if let Some(&k) = same.first() {
@@ -353,7 +471,7 @@ pub fn merge_files(files: &[std::path::PathBuf], sprt: Option<Sprt>) -> Result<R
             }
         );
     }
-    Ok(Report::build(&records, sprt))
+    Ok(ReadFiles { records, skipped })
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::types::TimeControl;
 use super::worker::{preflight, worker};
 use crate::files::Writer;
 use crate::rules::color::Variant;
+use crate::rules::ggf::GgfGame;
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +32,9 @@ pub struct RunSummary {
     pub planned: usize,
     /// Stopped by Ctrl-C (or SIGTERM, SIGHUP) before the list was played.
     pub interrupted: bool,
+    /// The GGF records of this run's modern games when there is no `--out`
+    /// (whose `FILE.ggf` holds them otherwise): the report page's times.
+    pub ggf: Vec<GgfGame>,
 }
 
 /// Runs the games of `cfg` not yet in its result file. `abort` (Ctrl-C)
@@ -67,10 +71,14 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let started = Instant::now();
     let mut finished = 0usize;
+    let mut ggf = Vec::new();
     for (job, played) in rx {
         let rec = record_of(&names, &openings, &job, &played);
         if let Some(output) = output.as_mut() {
             output.append(cfg.tc, &rec, &played)?;
+        } else if rec.variant == Variant::Modern {
+            let line = ggf_line(cfg.tc, &rec, &played.start, &played.times, &played.evals);
+            ggf.extend(GgfGame::parse(&line).ok());
         }
         records.push(rec);
         finished += 1;
@@ -106,6 +114,7 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         report,
         planned,
         interrupted,
+        ggf,
     })
 }
 
@@ -184,7 +193,7 @@ impl Output {
     fn append(&mut self, tc: TimeControl, rec: &GameRecord, played: &Played) -> Result<(), String> {
         self.results.append(&(rec.to_line() + "\n"))?;
         if let Some(ggf) = &mut self.ggf {
-            ggf.append(&(ggf_line(tc, rec, &played.start, &played.times) + "\n"))?;
+            ggf.append(&(ggf_line(tc, rec, &played.start, &played.times, &played.evals) + "\n"))?;
         }
         Ok(())
     }

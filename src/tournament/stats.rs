@@ -195,6 +195,29 @@ pub fn ml_ratings(points: &[Vec<f64>], games: &[Vec<f64>]) -> Vec<f64> {
     gamma.iter().map(|g| 400.0 * g.log10()).collect()
 }
 
+/// The 95% margin (half the interval) of each rating of [`ml_ratings`], in
+/// Elo: from the curvature of the log-likelihood at the estimate, each
+/// rating's own with the others held there, the prior's virtual drawn game
+/// against an average player counted as `ml_ratings` counts it:
+/// `1.96 / sqrt(sum_j n_ij p_ij (1 - p_ij) + p_i0 (1 - p_i0))` in natural
+/// log-odds, times `400 / ln 10`.
+pub fn ml_rating_margins(ratings: &[f64], games: &[Vec<f64>]) -> Vec<f64> {
+    let info = |i: usize| -> f64 {
+        let p0 = expected_score(ratings[i]);
+        let mut sum = p0 * (1.0 - p0);
+        for (j, &n) in games[i].iter().enumerate() {
+            if j != i && n > 0.0 {
+                let p = expected_score(ratings[i] - ratings[j]);
+                sum += n * p * (1.0 - p);
+            }
+        }
+        sum
+    };
+    (0..ratings.len())
+        .map(|i| 1.959_964 * 400.0 / std::f64::consts::LN_10 / info(i).sqrt())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,5 +337,21 @@ mod tests {
         ];
         let r = ml_ratings(&points, &games);
         assert!((r[0] - r[2] - 381.7).abs() < 4.0, "{r:?}");
+    }
+
+    #[test]
+    fn rating_margins_by_hand() {
+        // A and B at +-95.4 (75% in 400 games): information 400 * 0.75 * 0.25 = 75
+        // plus the prior's game at p = 0.634 (0.232): 75.23; the margin is
+        // 1.96 * 173.72 / sqrt(75.23) = 39.25 Elo each.
+        let games = vec![vec![0.0, 400.0], vec![400.0, 0.0]];
+        let m = ml_rating_margins(&[95.43, -95.43], &games);
+        assert!(
+            (m[0] - 39.25).abs() < 0.05 && (m[1] - 39.25).abs() < 0.05,
+            "{m:?}"
+        );
+        // A player who met no one has only the prior: 1.96 * 173.72 / 0.5.
+        let lone = ml_rating_margins(&[0.0], &[vec![0.0]]);
+        assert!((lone[0] - 680.96).abs() < 0.05, "{lone:?}");
     }
 }

@@ -65,6 +65,7 @@ fn not_started(start: Position, side: Color, detail: String) -> Played {
         moves: Vec::new(),
         book: 0,
         times: Vec::new(),
+        evals: Vec::new(),
         last: start,
         winner: Some(side.other()),
         reason: Reason::Crash,

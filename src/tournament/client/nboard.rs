@@ -30,9 +30,9 @@ impl EngineProcess {
         moves: &[Move],
         time_left: Option<(f64, TimeControl)>,
         limit: Duration,
-    ) -> Result<Reply, EngineError> {
+    ) -> Result<(Reply, Option<f64>), EngineError> {
         let ti = time_left.map(|(left, _)| left);
-        let ggf = ggf_game(start, moves, &[], "black", "white", None, ti);
+        let ggf = ggf_game(start, moves, &[], &[], "black", "white", None, ti);
         self.write_line(&format!("set game {ggf}"))?;
         let hang = self.hang;
         self.nboard_sync(hang)?;
@@ -41,8 +41,14 @@ impl EngineProcess {
         loop {
             let line = self.recv(deadline)?;
             if let Some(rest) = line.trim().strip_prefix("===") {
-                let word = rest.trim().split('/').next().unwrap_or("");
-                return parse_reply(word);
+                let mut fields = rest.trim().split('/');
+                let reply = parse_reply(fields.next().unwrap_or(""))?;
+                // A value that is not a finite number is no value: the move stands.
+                let eval = fields
+                    .next()
+                    .and_then(|e| e.trim().parse::<f64>().ok())
+                    .filter(|e| e.is_finite());
+                return Ok((reply, eval));
             }
         }
     }

@@ -252,7 +252,9 @@ impl EngineProcess {
     }
 
     /// Asks for a move for the side to move of `game` (start + moves);
-    /// `time_left` is sent first when a clock runs.
+    /// `time_left` is sent first when a clock runs. With the move comes the
+    /// engine's value of it in discs, its own view, when it gives one
+    /// (NBoard's `=== F5/1.50/1.23`; GTP's `genmove` carries none).
     pub fn genmove(
         &mut self,
         start: &Position,
@@ -260,9 +262,11 @@ impl EngineProcess {
         colour: Color,
         time_left: Option<(f64, TimeControl)>,
         limit: Duration,
-    ) -> Result<Reply, EngineError> {
+    ) -> Result<(Reply, Option<f64>), EngineError> {
         match self.spec.proto {
-            Protocol::Gtp => self.gtp_genmove(start.variant, colour, time_left, limit),
+            Protocol::Gtp => self
+                .gtp_genmove(start.variant, colour, time_left, limit)
+                .map(|reply| (reply, None)),
             Protocol::Nboard => self.nboard_genmove(start, moves, time_left, limit),
         }
     }
