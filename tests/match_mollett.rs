@@ -43,6 +43,28 @@ fn mollett_against_itself_at_two_settings() {
         assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
         let ggf = std::path::PathBuf::from(format!("{}.ggf", out.display()));
         assert_eq!(ggf.exists(), variant == "modern");
+        if variant == "modern" {
+            assert_values_end_at_the_result(&ggf);
+        }
+    }
+}
+
+/// Each GGF game holds the values Mollett gave its moves (`last_value`,
+/// asked by the runner): both sides solve the endgame, so the last value,
+/// turned to black's view, is the game's result.
+fn assert_values_end_at_the_result(ggf: &Path) {
+    let text = std::fs::read_to_string(ggf).unwrap();
+    for line in text.lines() {
+        let game = mollett::GgfGame::parse(line).unwrap();
+        let valued: Vec<_> = game.moves.iter().filter(|m| m.eval.is_some()).collect();
+        assert!(valued.len() >= 20, "few values: {line}");
+        let last = valued.last().unwrap();
+        let black = match last.color {
+            mollett::Color::Black => last.eval.unwrap(),
+            mollett::Color::White => -last.eval.unwrap(),
+        };
+        let result: f64 = game.result.as_deref().unwrap().parse().unwrap();
+        assert_eq!(black, result, "{line}");
     }
 }
 

@@ -883,3 +883,38 @@ fn a_hash_size_the_machine_cannot_hold_is_refused() {
     );
     assert_eq!(a[1..], ["= 16", "=", "= 32"]);
 }
+
+/// `last_value` (our GTP extension, read by the match runner): the value of
+/// the move the last genmove or reg_genmove chose, for its mover, as `solve`
+/// and `hint` write scores; none before any move and none once a genmove had
+/// nothing to choose.
+#[test]
+fn last_value_is_the_value_of_the_last_chosen_move() {
+    let mut script = String::from("last_value\nset_option depth 1\n");
+    script.push_str(&"genmove\n".repeat(48));
+    script.push_str("set_option depth 8\nsolve\nreg_genmove\nlast_value\ngenmove\nlast_value\n");
+    script.push_str(&"genmove\n".repeat(20));
+    script.push_str(
+        "last_value\nnewgame\ngenmove\nlast_value\nset_option book off\ngenmove\nlast_value\n",
+    );
+    let a = ask(&script);
+    assert_eq!(a[0], "? no value");
+    let solve: Vec<&str> = a[51].trim_start_matches("= ").split(' ').collect();
+    // At 12 empties the search is exact: the chosen move's value is solve's.
+    assert_eq!(a[52], format!("= {}", solve[0]));
+    assert_eq!(a[53], format!("= {}", solve[1]));
+    assert_eq!(a[54], format!("= {}", solve[0]));
+    assert_eq!(a[55], format!("= {}", solve[1]));
+    // Twenty more genmoves end the game; the last ones answer pass.
+    assert_eq!(a[75], "= pass");
+    assert_eq!(a[76], "? no value");
+    // The book's move is marked as the book's; a searched opening move has two decimals.
+    let book: Vec<&str> = a[79].trim_start_matches("= ").split(' ').collect();
+    assert!(
+        book.len() == 2 && is_score(book[0]) && book[1] == "book",
+        "{}",
+        a[79]
+    );
+    let searched = a[82].trim_start_matches("= ");
+    assert!(is_score(searched) && searched.contains('.'), "{searched}");
+}

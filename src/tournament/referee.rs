@@ -201,6 +201,11 @@ pub fn play_game(
             let detail = format!("{} played illegal {mv}", engines[i].name());
             forfeit!(side, Reason::Illegal, detail)
         }
+        // Asked after the clock stopped: the question costs the engine no time.
+        let eval = match eval {
+            Some(v) => Some(v),
+            None => call!(side, engines[i].last_value(), false),
+        };
         times.push(elapsed);
         evals.push(eval);
         let other = side.other();

@@ -311,7 +311,7 @@ fn plots_section(h: &mut String, r: &Report, s: &Series) -> Result<(), String> {
     if s.evals.is_empty() {
         let _ = writeln!(
             h,
-            "<p id=\"no-evals\">Evaluation: no engine reported a value with its moves (NBoard engines do, in <code>=== F5/1.50/1.23</code>; GTP's genmove carries none).</p>"
+            "<p id=\"no-evals\">Evaluation: no engine reported a value with its moves (NBoard engines do, in <code>=== F5/1.50/1.23</code>, and GTP engines that answer Mollett's <code>last_value</code>).</p>"
         );
     } else {
         plot(

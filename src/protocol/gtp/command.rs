@@ -29,6 +29,7 @@ pub enum Command {
     },
     Genmove(Option<Color>),
     RegGenmove(Option<Color>),
+    LastValue,
     Legal,
     Discs,
     History,

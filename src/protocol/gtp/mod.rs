@@ -34,6 +34,10 @@ use text::{help, join, score_text, GOGUI_ANALYZE};
 pub struct Gtp<W: Write> {
     session: Session,
     out: Responder<W>,
+    /// `last_value`'s answer: the value of the move the last `genmove` or
+    /// `reg_genmove` chose, as `hint` writes scores; `None` when that move
+    /// was forced or there was none.
+    last_value: Option<String>,
 }
 
 type Answer = Result<String, String>;
@@ -51,6 +55,7 @@ impl<W: Write> Gtp<W> {
         Gtp {
             session,
             out: Responder::new(out),
+            last_value: None,
         }
     }
 
@@ -101,6 +106,10 @@ impl<W: Write> Gtp<W> {
             Play { color, mv } => self.play(color, mv),
             Genmove(color) => return self.genmove(color, true),
             RegGenmove(color) => return self.genmove(color, false),
+            LastValue => self
+                .last_value
+                .clone()
+                .ok_or_else(|| "no value".to_string()),
             Legal => Ok(join(&self.position().legal_moves())),
             Discs => Ok(self.discs()),
             History => Ok(join(self.session.game().moves())),
@@ -215,6 +224,7 @@ impl<W: Write> Gtp<W> {
     }
 
     fn genmove(&mut self, color: Option<Color>, play: bool) -> Action {
+        self.last_value = None;
         // At game over there is nothing to play but a pass, which changes nothing.
         if self.position().is_game_over() {
             return Action::Answer(Ok(Move::Pass.to_string()));
@@ -235,6 +245,7 @@ impl<W: Write> Gtp<W> {
         }
         if let Some(hit) = self.session.book_move(&pos) {
             // From the book: no search, no time spent.
+            self.last_value = Some(format!("{} book", score_text(hit.value, hit.exact())));
             let answer = if play {
                 self.commit(pass_first, hit.mv)
             } else {
@@ -307,12 +318,14 @@ impl<W: Write> Gtp<W> {
         match (pending.kind, output) {
             (PendingKind::Genmove { pass_first, pos }, JobOutput::Search(r)) => {
                 let mv = checked_move(&pos, r.best);
+                self.last_value = Some(score_text(r.score, r.exact));
                 if let Some(clock) = self.session.clocks_mut().side_mut(pos.side.index()) {
                     clock.spend(elapsed.as_secs_f64());
                 }
                 self.commit(pass_first, mv)
             }
             (PendingKind::RegGenmove { pos }, JobOutput::Search(r)) => {
+                self.last_value = Some(score_text(r.score, r.exact));
                 Ok(checked_move(&pos, r.best).to_string())
             }
             (PendingKind::Solve { pos }, JobOutput::Search(r)) => Ok(format!(

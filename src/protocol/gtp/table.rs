@@ -120,6 +120,12 @@ pub static COMMANDS: &[CommandSpec] = &[
         |i| args::opt_color(i, Command::RegGenmove)
     ),
     spec!(
+        "last_value",
+        "",
+        "the value of the last genmove's or reg_genmove's move, for its mover, in discs",
+        |i| args::none(i, Command::LastValue)
+    ),
+    spec!(
         "legal",
         "",
         "legal moves of the side on move in a1..h8 order, or pass",

@@ -156,6 +156,23 @@ impl EngineProcess {
     }
 }
 
+impl EngineProcess {
+    /// The engine's value of the move it just chose, in discs for its
+    /// mover: Mollett's GTP extension `last_value` (see protocol.md), asked
+    /// only of an engine whose `list_commands` names it. A `?` or a first
+    /// word that is not a finite number is no value; the move stands.
+    pub(super) fn gtp_last_value(&mut self) -> Result<Option<f64>, EngineError> {
+        if !self.commands.iter().any(|c| c == "last_value") {
+            return Ok(None);
+        }
+        let hang = self.hang;
+        Ok(self.gtp("last_value", hang)?.ok().and_then(|text| {
+            let word = text.split_whitespace().next()?;
+            word.parse::<f64>().ok().filter(|v| v.is_finite())
+        }))
+    }
+}
+
 /// Removes the id after `=`/`?`: `=12 c4` and `= 12 c4` both give ` c4`.
 fn strip_id(rest: &str, id: u32) -> &str {
     let ids = id.to_string();

@@ -254,7 +254,8 @@ impl EngineProcess {
     /// Asks for a move for the side to move of `game` (start + moves);
     /// `time_left` is sent first when a clock runs. With the move comes the
     /// engine's value of it in discs, its own view, when it gives one
-    /// (NBoard's `=== F5/1.50/1.23`; GTP's `genmove` carries none).
+    /// (NBoard's `=== F5/1.50/1.23`; GTP's `genmove` carries none: see
+    /// [`EngineProcess::last_value`]).
     pub fn genmove(
         &mut self,
         start: &Position,
@@ -268,6 +269,16 @@ impl EngineProcess {
                 .gtp_genmove(start.variant, colour, time_left, limit)
                 .map(|reply| (reply, None)),
             Protocol::Nboard => self.nboard_genmove(start, moves, time_left, limit),
+        }
+    }
+
+    /// The value of the move just chosen when it did not come with the move:
+    /// a GTP engine's `last_value` (see [`EngineProcess::gtp_last_value`]);
+    /// NBoard's `===` answer carries it already.
+    pub fn last_value(&mut self) -> Result<Option<f64>, EngineError> {
+        match self.spec.proto {
+            Protocol::Gtp => self.gtp_last_value(),
+            Protocol::Nboard => Ok(None),
         }
     }
 
