@@ -71,11 +71,11 @@ pub fn escape(s: &str) -> String {
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
-th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;margin:.5em 0;display:block;max-width:100%;overflow-x:auto}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 figure{margin:1em 0}figure svg{max-width:100%;height:auto;display:block}figcaption{color:#555;font-size:.95em}
 pre{background:#f7f7f7;padding:.8em;overflow-x:auto}code.moves{word-break:break-all;font-size:.85em}
-.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:1em}
+.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(520px,100%),1fr));gap:1em}
 p.empty{font-size:1.2em;font-weight:bold}";
 
 /// The page's HTML. `board_link`: each game links to the browser board

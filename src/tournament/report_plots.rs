@@ -4,13 +4,14 @@ use super::report_series::{ColourScore, Curve, EloPoint};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Plot size in SVG units (the page scales it down to narrow screens).
 const SIZE: (u32, u32) = (720, 380);
 const FONT: &str = "sans-serif";
 /// Axis labels and tick labels, in SVG units: readable at the plot's size.
-const DESC_SIZE: u32 = 21;
-const LABEL_SIZE: u32 = 18;
+const DESC_SIZE: u32 = 24;
+const LABEL_SIZE: u32 = 22;
 
 /// Engines' colours, by their index in the report (colour-blind safe, Okabe-Ito).
 const PALETTE: [RGBColor; 8] = [
@@ -73,6 +74,12 @@ fn range(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) 
     (lo - pad, hi + pad)
 }
 
+/// `(low, high)` with room above the data for the legend, which is drawn
+/// in the plot's upper right corner.
+fn with_legend_room((lo, hi): (f64, f64)) -> (f64, f64) {
+    (lo, hi + (hi - lo) * 0.4)
+}
+
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
@@ -129,7 +136,7 @@ pub fn elo(points: &[EloPoint], first: &str) -> Result<String, String> {
         let mut c = chart(
             root,
             (0.0, n.max(1.0)),
-            (lo, hi),
+            with_legend_room((lo, hi)),
             "games",
             &format!("Elo of {first}"),
         )?;
@@ -159,6 +166,23 @@ pub fn elo(points: &[EloPoint], first: &str) -> Result<String, String> {
         .map_err(err)?
         .label("Elo")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], PALETTE[0].stroke_width(2)));
+        if let Some(last) = points.last().filter(|p| p.elo.is_infinite()) {
+            // A line along the edge says nothing by itself: name its value.
+            let (text, y, v) = if last.elo > 0.0 {
+                ("Elo +inf (a 100% score)", hi, VPos::Bottom)
+            } else {
+                ("Elo -inf (a 0% score)", lo, VPos::Top)
+            };
+            let style = TextStyle::from((FONT, LABEL_SIZE).into_font())
+                .color(&PALETTE[0])
+                .pos(Pos::new(HPos::Left, v));
+            c.draw_series(std::iter::once(Text::new(
+                text,
+                (n.max(1.0) * 0.02, y),
+                style,
+            )))
+            .map_err(err)?;
+        }
         legend(&mut c)
     })
 }
@@ -168,7 +192,7 @@ pub fn llr(points: &[EloPoint], bounds: (f64, f64), verdict: &str) -> Result<Str
     svg(|root| {
         let n = points.last().map_or(1, |p| p.games) as f64;
         let values = points.iter().filter_map(|p| p.llr);
-        let (lo, hi) = range(values.chain([bounds.0, bounds.1]), bounds);
+        let (lo, hi) = with_legend_room(range(values.chain([bounds.0, bounds.1]), bounds));
         let mut c = chart(
             root,
             (0.0, n.max(1.0)),
@@ -208,7 +232,8 @@ pub fn colour_scores(groups: &[ColourScore], who: &str) -> Result<String, String
             .margin(12)
             .x_label_area_size(56)
             .y_label_area_size(76)
-            .build_cartesian_2d(-0.5..n - 0.5, 0.0..110.0)
+            // Room above 100% for the legend.
+            .build_cartesian_2d(-0.5..n - 0.5, 0.0..140.0)
             .map_err(err)?;
         let every = (groups.len() / 24).max(1);
         c.configure_mesh()
@@ -218,7 +243,7 @@ pub fn colour_scores(groups: &[ColourScore], who: &str) -> Result<String, String
             .label_style((FONT, LABEL_SIZE))
             .light_line_style(WHITE.mix(0.0))
             .disable_x_mesh()
-            .y_label_formatter(&tick)
+            .y_label_formatter(&|v| if *v > 100.0 { String::new() } else { tick(v) })
             .x_labels(groups.len().min(24) + 1)
             .x_label_formatter(&|x| {
                 let i = x.round();
@@ -312,7 +337,8 @@ pub fn curves(
             (0.0, 1.0),
         );
         let y0 = if zero_line { y0 } else { y0.max(0.0) };
-        let mut c = chart(root, (x0.max(0.0), x1), (y0, y1), x_desc, y_desc)?;
+        let y = with_legend_room((y0, y1));
+        let mut c = chart(root, (x0.max(0.0), x1), y, x_desc, y_desc)?;
         if zero_line {
             c.draw_series(LineSeries::new([(x0, 0.0), (x1, 0.0)], BLACK.mix(0.5)))
                 .map_err(err)?;
