@@ -17,6 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from pagecheck import ROOT, Failures, launch, png_colours, serve  # noqa: E402
+from playwright.sync_api import TimeoutError as PageTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
@@ -151,12 +152,19 @@ def check_board_link(browser, base, name, match):
     moves = href.split("moves=")[1].split("&")[0]
     with page.expect_navigation():
         link.click()
-    page.wait_for_function("(t) => document.querySelector('#transcript').textContent === t",
-                           arg=moves.replace("pa", ""), timeout=30000)
+    # The board shows the moves at once; its state settles once its engine has loaded.
+    try:
+        page.wait_for_function("(t) => document.querySelector('#transcript').textContent === t && "
+                               "document.querySelector('#status').dataset.state === 'game-over'",
+                               arg=moves.replace("pa", ""), timeout=60000)
+    except PageTimeout:
+        pass  # said by the check below
     state = page.evaluate("() => document.querySelector('#status').dataset.state")
+    shown = page.inner_text("#transcript")
     record = open(match).readline()
-    t.check(f"moves={moves} " in record and state == "game-over",
-            f"{name} a game's link opens it on the board, played to its end ({len(moves) // 2} plies)", state)
+    t.check(f"moves={moves} " in record and shown == moves.replace("pa", "") and state == "game-over",
+            f"{name} a game's link opens it on the board, played to its end ({len(moves) // 2} plies)",
+            f"state {state}, transcript {shown}")
     page.close()
 
 
