@@ -118,6 +118,12 @@ fn write_match(dir: &Path, n: usize, ggf: bool) -> (PathBuf, [u32; 3]) {
     (file, wdl)
 }
 
+/// `mollett report FILE --html PAGE`: the text report and the page.
+fn report_and_page(file: &Path, page: &Path) -> (String, String) {
+    let text = mollett_ok(&["report", path_str(file), "--html", path_str(page)]);
+    (text, std::fs::read_to_string(page).unwrap())
+}
+
 /// The text of the page's element with `id="..."` up to its closing tag.
 fn cell(page: &str, id: &str) -> String {
     let start = page
@@ -276,8 +282,7 @@ fn games_link_to_the_browser_board_beside_the_page() {
     std::fs::create_dir_all(&site).unwrap();
     std::fs::write(site.join("index.html"), "<!DOCTYPE html>").unwrap();
     let page_path = site.join("report.html");
-    mollett_ok(&["report", path_str(&file), "--html", path_str(&page_path)]);
-    let page = std::fs::read_to_string(&page_path).unwrap();
+    let (_, page) = report_and_page(&file, &page_path);
     // The pair's two games play the same moves (seed 0): a link each.
     let link = format!("href=\"index.html?moves={}\"", moves_text(&game(0).0));
     assert_eq!(page.matches(&link).count(), 2, "{link}");
@@ -306,8 +311,7 @@ fn a_tournament_page_has_the_cross_table_and_ratings_with_intervals() {
     let file = dir.join("t.txt");
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
     let page_path = dir.join("t.html");
-    let text = mollett_ok(&["report", path_str(&file), "--html", path_str(&page_path)]);
-    let page = std::fs::read_to_string(&page_path).unwrap();
+    let (text, page) = report_and_page(&file, &page_path);
     let cross = &page[page.find("id=\"cross-table\"").expect("cross table")..];
     for (i, name) in names.iter().enumerate() {
         let row = &cross[cross.find(&format!("<tr><th>{name}</th>")).unwrap()..];
@@ -361,9 +365,8 @@ fn an_empty_result_file_gives_a_page_that_says_no_games() {
     let file = dir.join("empty.txt");
     std::fs::write(&file, "").unwrap();
     let page_path = dir.join("empty.html");
-    let text = mollett_ok(&["report", path_str(&file), "--html", path_str(&page_path)]);
+    let (text, page) = report_and_page(&file, &page_path);
     assert!(text.starts_with("Games: 0\n"), "{text}");
-    let page = std::fs::read_to_string(&page_path).unwrap();
     assert!(page.contains("No games"), "{page}");
     assert!(!page.contains("<svg"));
     assert_offline(&page);
