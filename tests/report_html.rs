@@ -530,3 +530,18 @@ fn a_match_without_out_still_plots_its_move_times() {
     assert_eq!(page.matches("<tr class=\"game\"").count(), 2);
     assert_plot(&page, "plot-move-times");
 }
+
+/// A long run's page stays small enough to mail: dots and per-game lines
+/// are thinned (and the caption says so), every game is still listed.
+#[test]
+fn a_long_run_gives_a_page_small_enough_to_send() {
+    let dir = tmpdir("html-long");
+    let (file, _) = write_match(&dir, 2000, true);
+    let (_, page) = report_and_page(&file, &dir.join("page.html"));
+    assert_eq!(page.matches("<tr class=\"game\"").count(), 2000);
+    assert!(page.len() < 3_000_000, "{} bytes", page.len());
+    assert!(page.matches("<circle").count() <= 4 * 3000);
+    assert!(page.contains("80 of the 2000 lines are drawn, every 25th"));
+    assert_plot(&page, "plot-evals");
+    assert_plot(&page, "plot-move-times");
+}

@@ -12,6 +12,9 @@ use crate::rules::moveline::moves_text;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The most per-game lines the evaluation plot draws.
+const MAX_EVAL_LINES: usize = 80;
+
 /// What a page is made of.
 pub struct Page<'a> {
     pub report: &'a Report,
@@ -314,14 +317,27 @@ fn plots_section(h: &mut String, r: &Report, s: &Series) -> Result<(), String> {
             "<p id=\"no-evals\">Evaluation: no engine reported a value with its moves (NBoard engines do, in <code>=== F5/1.50/1.23</code>, and GTP engines that answer Mollett's <code>last_value</code>).</p>"
         );
     } else {
+        // A line per game is read for a few dozen games; a long run shows
+        // that many, evenly spaced by index.
+        let every = s.evals.len().div_ceil(MAX_EVAL_LINES).max(1);
+        let shown: Vec<_> = s.evals.iter().step_by(every).cloned().collect();
+        let sampled = if every > 1 {
+            format!(
+                "; {} of the {} lines are drawn, every {every}th",
+                shown.len(),
+                s.evals.len()
+            )
+        } else {
+            String::new()
+        };
         plot(
             h,
             "plot-evals",
             "Evaluation over the plies",
             &format!(
-                "Each game's values in discs from {who}'s view (an engine's own value turned round when it is the other side), one line per game and engine that reported them."
+                "Each game's values in discs from {who}'s view (an engine's own value turned round when it is the other side), one line per game and engine that reported them{sampled}."
             ),
-            plots::curves(&s.evals, "ply", &format!("value for {who}, discs"), false, true)?,
+            plots::curves(&shown, "ply", &format!("value for {who}, discs"), false, true)?,
         );
     }
     h.push_str("</div>\n</section>\n");

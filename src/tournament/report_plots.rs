@@ -24,6 +24,10 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(120, 120, 120),
     RGBColor(240, 228, 66),
 ];
+/// The most dots one plot draws: past it, every k-th point of each curve
+/// is drawn as a dot (lines and means still use them all), so that a long
+/// run's page stays small enough to send.
+const MAX_DOTS: usize = 3000;
 const BLACK_SIDE: RGBColor = RGBColor(40, 40, 40);
 const WHITE_SIDE: RGBColor = RGBColor(170, 170, 170);
 
@@ -344,12 +348,15 @@ pub fn curves(
                 .map_err(err)?;
         }
         let mut labelled = std::collections::HashSet::new();
+        let dots: usize = curves.iter().map(|c| c.points.len()).sum();
+        let every = dots.div_ceil(MAX_DOTS).max(1);
         for curve in curves {
             let colour = engine_colour(curve.engine);
             c.draw_series(
                 curve
                     .points
                     .iter()
+                    .step_by(every)
                     .map(|&p| Circle::new(p, 2, colour.mix(0.45).filled())),
             )
             .map_err(err)?;
