@@ -267,7 +267,10 @@ fn plots_section(h: &mut String, r: &Report, s: &Series) -> Result<(), String> {
         h,
         "plot-openings",
         "Score by opening",
-        &format!("{who}'s score in each opening's games, as black and as white (the pair of an opening plays both colours); 'start' is the start position."),
+        &match &s.view {
+            Some(first) => format!("{first}'s score in each opening's games, as black and as white (the pair of an opening plays both colours); 'start' is the start position."),
+            None => "Black's score in each opening's games, whoever played it: which openings favour a colour; 'start' is the start position.".to_string(),
+        },
         plots::colour_scores(&s.by_opening, &who)?,
     );
     plot(

@@ -267,8 +267,14 @@ pub fn colour_scores(groups: &[ColourScore], who: &str) -> Result<String, String
             ("as black", BLACK_SIDE, -0.4),
             ("as white", WHITE_SIDE, 0.0),
         ] {
+            let tally = move |g: &ColourScore| if dx < 0.0 { g.black } else { g.white };
+            if groups.iter().all(|g| tally(g).games == 0) {
+                // A side that never played this colour (black's view of a
+                // tournament is always black): no bars, no legend entry.
+                continue;
+            }
             let bars = groups.iter().enumerate().filter_map(move |(i, g)| {
-                let t = if dx < 0.0 { g.black } else { g.white };
+                let t = tally(g);
                 t.score().map(|s| {
                     let x = i as f64 + dx;
                     Rectangle::new([(x, 0.0), (x + 0.4, 100.0 * s)], colour.filled())
