@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use mollett::rules::moveline::moves_text;
 use mollett::{Color, Move, Position, Variant};
 use std::path::{Path, PathBuf};
 
@@ -26,17 +27,6 @@ fn game(seed: usize) -> (Vec<Move>, u32, u32) {
     let b = pos.discs_of(Color::Black).count_ones();
     let w = pos.discs_of(Color::White).count_ones();
     (moves, b, w)
-}
-
-/// Moves run together as the result file has them, passes as `pa`.
-fn moves_text(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| match m {
-            Move::Pass => "pa".to_string(),
-            m => m.to_string(),
-        })
-        .collect()
 }
 
 /// A result line as docs/match.md describes it, for game `index` of a

@@ -381,7 +381,7 @@ pub fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
-/// One GGF game on one line (see [`crate::rules::ggf`]). `times` (seconds per
+/// A Mollett match game as GGF (one line when written, see [`crate::rules::ggf`]). `times` (seconds per
 /// ply, 0 for none) and `evals` (the mover's value in discs) may be shorter
 /// than `moves`; `result` is black's disc margin; `clock` fills `TI`.
 #[allow(clippy::too_many_arguments)]
@@ -394,7 +394,7 @@ pub fn ggf_game(
     white: &str,
     result: Option<i32>,
     clock: Option<f64>,
-) -> String {
+) -> GgfGame {
     let mut game = GgfGame::new(*start);
     game.place = Some("Mollett match".into());
     game.date = Some(today());
@@ -415,7 +415,7 @@ pub fn ggf_game(
             .map(|e| (e * 100.0).round() / 100.0);
         game.push(mv, eval, time);
     }
-    game.to_string()
+    game
 }
 
 #[cfg(test)]
@@ -457,7 +457,8 @@ mod tests {
             "y",
             Some(12),
             Some(60.0),
-        );
+        )
+        .to_string();
         assert!(g.starts_with("(;GM[Othello]PC[Mollett match]DT["), "{g}");
         assert!(g.contains("PB[x]PW[y]RE[+12.000]TI[01:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6/-2.5/1.23];)"), "{g}");
         assert_eq!(today().len(), 10);

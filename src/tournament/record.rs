@@ -78,6 +78,12 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The position the game was played from (`start`, or the variant's start).
+    pub fn start_position(&self) -> Position {
+        self.start
+            .unwrap_or_else(|| Position::start(self.variant, Color::Black))
+    }
+
     /// Builds the record of a refereed game.
     pub fn from_played(
         index: usize,
@@ -242,9 +248,7 @@ impl GameRecord {
         if self.book > self.moves.len() {
             return Err(format!("book={} but {} moves", self.book, self.moves.len()));
         }
-        let mut pos = self
-            .start
-            .unwrap_or_else(|| Position::start(self.variant, Color::Black));
+        let mut pos = self.start_position();
         for (i, &mv) in self.moves.iter().enumerate() {
             pos = pos
                 .play(mv)

@@ -3,10 +3,54 @@
 
 use super::record::{GameRecord, Outcome};
 use super::types::{Reason, TimeControl};
-use crate::rules::color::Color;
-use crate::rules::ggf::ggf_game;
+use crate::rules::color::Variant;
+use crate::rules::ggf::{ggf_game, GgfGame};
 use crate::rules::position::Position;
+use crate::rules::square::Move;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
+
+/// What ties a GGF record to its result line: players, start and moves.
+type GameKey = (String, String, Position, Vec<Move>);
+
+fn ggf_key(g: &GgfGame) -> GameKey {
+    (
+        g.black.clone().unwrap_or_default(),
+        g.white.clone().unwrap_or_default(),
+        g.start,
+        g.moves.iter().map(|m| m.mv).collect(),
+    )
+}
+
+fn record_key(r: &GameRecord) -> GameKey {
+    (
+        r.black.clone(),
+        r.white.clone(),
+        r.start_position(),
+        r.moves.clone(),
+    )
+}
+
+/// Each record's GGF game (games played alike twice take theirs in order),
+/// `None` where there is none (classic games have none).
+pub(super) fn match_details<'a>(
+    records: &[GameRecord],
+    ggf: &'a [GgfGame],
+) -> Vec<Option<&'a GgfGame>> {
+    let mut by_key: HashMap<GameKey, VecDeque<&GgfGame>> = HashMap::new();
+    for g in ggf {
+        by_key.entry(ggf_key(g)).or_default().push_back(g);
+    }
+    records
+        .iter()
+        .map(|r| {
+            if r.variant != Variant::Modern {
+                return None;
+            }
+            by_key.get_mut(&record_key(r)).and_then(|q| q.pop_front())
+        })
+        .collect()
+}
 
 /// `FILE.ggf` beside the result file `FILE`.
 pub(super) fn ggf_path(out: &Path) -> PathBuf {
@@ -17,13 +61,13 @@ pub(super) fn ggf_path(out: &Path) -> PathBuf {
 
 /// A game's GGF record: the result as black's margin (64 for a forfeit), the
 /// clock (`tc`) as `TI`, `times` and `evals` per ply when known.
-pub(super) fn ggf_line(
+pub(super) fn ggf_record(
     tc: TimeControl,
     rec: &GameRecord,
     start: &Position,
     times: &[f64],
     evals: &[Option<f64>],
-) -> String {
+) -> GgfGame {
     let margin = match (rec.reason, rec.outcome) {
         (Reason::Normal, _) => rec.discs[0] as i32 - rec.discs[1] as i32,
         (_, Outcome::BlackWins) => 64,
@@ -65,37 +109,23 @@ pub(super) fn reconcile_ggf(
     let whole = crate::files::whole_lines_of(&path, &bytes, "");
     let torn = &bytes[whole.len()..];
     let text = String::from_utf8_lossy(whole).into_owned();
-    type Key = (String, String, Position, Vec<crate::rules::square::Move>);
-    let mut kept: Vec<(Key, String)> = Vec::new();
+    let mut kept: Vec<(GameKey, String)> = Vec::new();
     for line in text.lines() {
-        let Ok(g) = crate::rules::ggf::GgfGame::parse(line) else {
+        let Ok(g) = GgfGame::parse(line) else {
             continue; // not a game record
         };
-        let key = (
-            g.black.clone().unwrap_or_default(),
-            g.white.clone().unwrap_or_default(),
-            g.start,
-            g.moves.iter().map(|m| m.mv).collect(),
-        );
-        kept.push((key, line.to_string()));
+        kept.push((ggf_key(&g), line.to_string()));
     }
     let mut rewritten = String::new();
     let mut written = 0;
     for rec in records {
-        let start = rec
-            .start
-            .unwrap_or_else(|| Position::start(rec.variant, Color::Black));
-        let key = (
-            rec.black.clone(),
-            rec.white.clone(),
-            start,
-            rec.moves.clone(),
-        );
+        let start = rec.start_position();
+        let key = record_key(rec);
         let line = match kept.iter().position(|(k, _)| *k == key) {
             Some(i) => kept.swap_remove(i).1,
             None => {
                 written += 1;
-                ggf_line(tc, rec, &start, &[], &[])
+                ggf_record(tc, rec, &start, &[], &[]).to_string()
             }
         };
         rewritten.push_str(&line);

@@ -4,11 +4,9 @@ use super::matchup::Matchup;
 use super::record::GameRecord;
 use super::stats::Sprt;
 use super::types::Reason;
-use crate::rules::color::{Color, Variant};
+use crate::rules::color::Color;
 use crate::rules::ggf::GgfGame;
-use crate::rules::position::Position;
-use crate::rules::square::Move;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::BTreeMap;
 
 /// The most points a curve over the games gets: each is a [`Matchup`] of
 /// the games so far, so a long run is sampled rather than recounted per game.
@@ -82,44 +80,6 @@ pub struct Series {
     pub evals: Vec<Curve>,
     /// Games with a GGF record (per-move times known).
     pub with_details: usize,
-}
-
-/// The start a record's game was played from.
-pub fn start_of(r: &GameRecord) -> Position {
-    r.start
-        .unwrap_or_else(|| Position::start(r.variant, Color::Black))
-}
-
-type Key = (String, String, Position, Vec<Move>);
-
-/// Each record's GGF game (matched by players, start and moves; games
-/// played alike twice take theirs in order), `None` where there is none.
-pub fn match_details<'a>(records: &[GameRecord], ggf: &'a [GgfGame]) -> Vec<Option<&'a GgfGame>> {
-    let mut by_key: HashMap<Key, VecDeque<&GgfGame>> = HashMap::new();
-    for g in ggf {
-        let key = (
-            g.black.clone().unwrap_or_default(),
-            g.white.clone().unwrap_or_default(),
-            g.start,
-            g.moves.iter().map(|m| m.mv).collect(),
-        );
-        by_key.entry(key).or_default().push_back(g);
-    }
-    records
-        .iter()
-        .map(|r| {
-            if r.variant != Variant::Modern {
-                return None;
-            }
-            let key = (
-                r.black.clone(),
-                r.white.clone(),
-                start_of(r),
-                r.moves.clone(),
-            );
-            by_key.get_mut(&key).and_then(|q| q.pop_front())
-        })
-        .collect()
 }
 
 /// The games after which a curve over the games gets a point: every game

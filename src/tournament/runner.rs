@@ -5,7 +5,7 @@ use super::config::Config;
 use super::matchup::Matchup;
 use super::openings::Opening;
 use super::record::{parse_results, GameRecord};
-use super::record_ggf::{ggf_line, ggf_path, reconcile_ggf};
+use super::record_ggf::{ggf_path, ggf_record, reconcile_ggf};
 use super::referee::Played;
 use super::report::{elo_with_interval, Report};
 use super::schedule::{pair_count, run_openings, shard_games, ScheduledGame};
@@ -77,8 +77,13 @@ pub fn run(cfg: &Config, abort: Arc<AtomicBool>) -> Result<RunSummary, String> {
         if let Some(output) = output.as_mut() {
             output.append(cfg.tc, &rec, &played)?;
         } else if rec.variant == Variant::Modern {
-            let line = ggf_line(cfg.tc, &rec, &played.start, &played.times, &played.evals);
-            ggf.extend(GgfGame::parse(&line).ok());
+            ggf.push(ggf_record(
+                cfg.tc,
+                &rec,
+                &played.start,
+                &played.times,
+                &played.evals,
+            ));
         }
         records.push(rec);
         finished += 1;
@@ -193,7 +198,8 @@ impl Output {
     fn append(&mut self, tc: TimeControl, rec: &GameRecord, played: &Played) -> Result<(), String> {
         self.results.append(&(rec.to_line() + "\n"))?;
         if let Some(ggf) = &mut self.ggf {
-            ggf.append(&(ggf_line(tc, rec, &played.start, &played.times, &played.evals) + "\n"))?;
+            let line = ggf_record(tc, rec, &played.start, &played.times, &played.evals);
+            ggf.append(&format!("{line}\n"))?;
         }
         Ok(())
     }
