@@ -100,6 +100,14 @@ pub fn check_output(path: &Path) -> Result<(), String> {
         Ok(_) => {
             let _ = std::fs::remove_file(&probe);
         }
+        // A file that exists but whose folder takes no new file (`/proc`,
+        // `/sys`): it is replaced through a new file, so it cannot be written.
+        Err(e) if path.exists() => {
+            return Err(format!(
+                "{shown}: not a regular file you may write: its folder {} takes no new file ({e})",
+                folder.display()
+            ))
+        }
         Err(e) => {
             return Err(format!(
                 "{shown}: cannot write in {}: {e}",
@@ -168,17 +176,118 @@ fn whole_lines(bytes: &[u8]) -> (&[u8], &[u8]) {
 pub fn whole_lines_of<'a>(path: &Path, bytes: &'a [u8], then: &str) -> &'a [u8] {
     let (whole, torn) = whole_lines(bytes);
     if !torn.trim_ascii().is_empty() {
-        let shown = String::from_utf8_lossy(&torn[..torn.len().min(40)]);
-        log::warn!(
-            "{}: the last line has no end ('{}{}', {} bytes): a writer was stopped in the middle of it; skipped{}",
-            path.display(),
-            shown,
-            if torn.len() > 40 { "..." } else { "" },
-            torn.len(),
-            then
-        );
+        warn_torn(path, torn, torn.len() as u64, then);
     }
     whole
+}
+
+/// The warning for a torn last line of `len` bytes that starts with `head`.
+fn warn_torn(path: &Path, head: &[u8], len: u64, then: &str) {
+    let shown = String::from_utf8_lossy(&head[..head.len().min(40)]);
+    log::warn!(
+        "{}: the last line has no end ('{}{}', {} bytes): a writer was stopped in the middle of it; skipped{}",
+        path.display(),
+        shown,
+        if len > 40 { "..." } else { "" },
+        len,
+        then
+    );
+}
+
+/// Longest line of a record file (a result file, a GGF file) that is read,
+/// in bytes, as the engine's protocol loop refuses a command line past
+/// 65,536 bytes: a whole game's GGF record with every time and value is
+/// under 3 kB. A longer line is skipped without being held in memory.
+pub const MAX_RECORD_LINE: usize = 65_536;
+
+/// One line of a file read by [`read_lines`].
+pub struct FileLine {
+    /// From 1.
+    pub number: usize,
+    /// The line without its line feed (a byte-order mark at the start of
+    /// the file removed), or its length when it is over the limit: those
+    /// bytes were read past, not kept.
+    pub text: Result<Vec<u8>, u64>,
+}
+
+/// What [`read_lines`] read.
+pub struct LinesRead {
+    /// Bytes of the whole lines, the byte-order mark included: where a
+    /// torn last line starts.
+    pub whole_len: u64,
+    /// The length of a torn last line (no line feed, not blank), skipped.
+    pub torn: Option<u64>,
+}
+
+/// Reads `reader` (the file `path`) one line at a time, holding at most
+/// `limit` bytes of a line, and hands `each` every whole line. A last line
+/// without its line feed (a writer stopped in the middle of it) is not
+/// handed on: it is warned of, the warning ending with `then`.
+pub fn read_lines(
+    path: &Path,
+    mut reader: impl std::io::BufRead,
+    limit: usize,
+    then: &str,
+    mut each: impl FnMut(FileLine),
+) -> Result<LinesRead, String> {
+    let io = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut whole_len = 0u64;
+    let mut number = 0;
+    loop {
+        let mut line = Vec::new();
+        let mut len = 0u64;
+        let ended = loop {
+            let buf = match reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io(e)),
+            };
+            if buf.is_empty() {
+                break false;
+            }
+            let end = buf.iter().position(|&b| b == b'\n');
+            let take = end.unwrap_or(buf.len());
+            if len + take as u64 <= limit as u64 {
+                line.extend_from_slice(&buf[..take]);
+            } else {
+                line = Vec::new();
+            }
+            len += take as u64;
+            reader.consume(end.map_or(take, |i| i + 1));
+            if end.is_some() {
+                break true;
+            }
+        };
+        if !ended {
+            if len > 0 && !(len <= limit as u64 && line.trim_ascii().is_empty()) {
+                warn_torn(path, &line, len, then);
+                return Ok(LinesRead {
+                    whole_len,
+                    torn: Some(len),
+                });
+            }
+            return Ok(LinesRead {
+                whole_len,
+                torn: None,
+            });
+        }
+        number += 1;
+        let mut start = 0;
+        if number == 1 && line.starts_with(b"\xEF\xBB\xBF") {
+            start = 3;
+        }
+        whole_len += len + 1;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        let text = if len > limit as u64 {
+            Err(len)
+        } else {
+            line.drain(..start);
+            Ok(line)
+        };
+        each(FileLine { number, text });
+    }
 }
 
 /// The one writer of a growing file (a corpus, a result file, a GGF file):

@@ -1088,3 +1088,146 @@ fn silent_misconfigurations_are_warned() {
         stderr(&o)
     );
 }
+
+/// A move value is a number of discs within ±64 in an answer with the id
+/// asked: anything else loses the game as a malformed answer, with the
+/// reason on stderr, and is never written to the GGF record.
+#[test]
+fn move_values_past_64_or_under_another_id_lose_and_are_never_written() {
+    let dir = tmpdir("values");
+    let good = format!("name=good cmd={}", fake(""));
+    let cases = [
+        (
+            "huge",
+            "--value 1e300",
+            "\"1e300\": 1e300 is not a number of discs within ±64",
+        ),
+        (
+            "e19",
+            "--value 1e19",
+            "1e19 is not a number of discs within ±64",
+        ),
+        (
+            "past",
+            "--value -64.5",
+            "-64.5 is not a number of discs within ±64",
+        ),
+        (
+            "nan",
+            "--value nan",
+            "nan is not a number of discs within ±64",
+        ),
+        ("word", "--value hello", "\"hello\" is not a number"),
+        ("id", "--value +2.10 --value-id 10", "carries the id 10"),
+        (
+            "nboard",
+            "--nboard --value 1e6",
+            "1e6 is not a number of discs within ±64",
+        ),
+    ];
+    std::thread::scope(|s| {
+        for (tag, opts, why) in cases {
+            let (dir, good) = (&dir, &good);
+            s.spawn(move || {
+                let proto = if tag == "nboard" { "proto=nboard " } else { "" };
+                let bad = format!("name=bad {proto}cmd={}", fake(opts));
+                let out = dir.join(format!("{tag}.txt"));
+                let o = mollett(&[
+                    "match",
+                    "--engine",
+                    &bad,
+                    "--engine",
+                    good,
+                    "--games",
+                    "2",
+                    "--out",
+                    path_str(&out),
+                    "--quiet",
+                ]);
+                let err = stderr(&o);
+                assert!(o.status.success(), "{tag}: {err}");
+                let recs = results(&out);
+                assert_eq!(recs.len(), 2, "{tag}: {err}");
+                for r in &recs {
+                    assert_eq!(r.reason, Reason::Malformed, "{tag}: {}", r.to_line());
+                    assert_eq!(r.loser(), Some("bad"), "{tag}");
+                }
+                assert_eq!(err.matches(why).count(), 2, "{tag}: {err}");
+                // The GGF record holds the moves before, without the value.
+                let ggf = std::fs::read_to_string(out.with_extension("txt.ggf")).unwrap();
+                assert_eq!(ggf.lines().count(), 2, "{tag}: {ggf}");
+                for word in ["/1e", "/nan", "/hello", "/10", "/-64.5"] {
+                    assert!(!ggf.contains(word), "{tag}: {word} in {ggf}");
+                }
+            });
+        }
+    });
+    // ±64 itself, with a word after it, is a value and is kept.
+    let out = dir.join("edge.txt");
+    let edge = format!("name=edge cmd={}", fake("--value -64 --upper"));
+    mollett_ok(&[
+        "match",
+        "--engine",
+        &edge,
+        "--engine",
+        &good,
+        "--games",
+        "2",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    assert!(results(&out).iter().all(|r| r.reason == Reason::Normal));
+    let ggf = std::fs::read_to_string(dir.join("edge.txt.ggf")).unwrap();
+    assert!(
+        ggf.lines().all(|g| g.matches("/-64/").count() >= 10),
+        "{ggf}"
+    );
+}
+
+/// `last_value` is asked after the clock stops, so it has a short limit of
+/// its own (a second here): a slow answer is dropped with a warning, its
+/// late answer is not taken for the next command's, and the game goes on.
+#[test]
+fn a_slow_last_value_is_dropped_not_waited_for() {
+    let dir = tmpdir("slow-value");
+    let out = dir.join("games.txt");
+    let slow = format!("name=slow cmd={}", fake("--value +1.50 --value-slow 3:2.5"));
+    let good = format!("name=good cmd={}", fake("--upper"));
+    let t = Instant::now();
+    let o = mollett(&[
+        "match",
+        "--engine",
+        &slow,
+        "--engine",
+        &good,
+        "--games",
+        "1",
+        "--timeout",
+        "60",
+        "--out",
+        path_str(&out),
+        "--quiet",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let r = &results(&out)[0];
+    assert_eq!(r.reason, Reason::Normal, "{err}");
+    assert!(
+        err.contains(
+            "slow: no answer to last_value within 1.0 s: the move is kept without its value"
+        ),
+        "{err}"
+    );
+    // Waited a second for it, not the 2.5 s it took, nor the 60 s timeout.
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    let ggf = std::fs::read_to_string(dir.join("games.txt.ggf")).unwrap();
+    let values = ggf.matches("/1.5/").count();
+    let slow_moves = r
+        .moves
+        .iter()
+        .step_by(2)
+        .filter(|m| **m != mollett::rules::square::Move::Pass)
+        .count();
+    assert_eq!(values, slow_moves - 1, "{ggf}");
+}

@@ -768,6 +768,37 @@ fn the_eval_option_switches_the_evaluation() {
     let a = ask_unhurried("set_option eval neural\nget_option eval\n");
     assert!(a[0].starts_with('?'), "{}", a[0]);
     assert_eq!(a[1], "= learned");
+    // Nor a weight file with one bit flipped in its weights: its checksum
+    // covers the whole file.
+    let good = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/engine/eval/weights.bin"
+    ))
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("mollett-flip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let flipped = dir.join("flipped.bin");
+    let mut bytes = good.clone();
+    bytes[good.len() / 2] ^= 0x10;
+    std::fs::write(&flipped, &bytes).unwrap();
+    let intact = dir.join("intact.bin");
+    std::fs::write(&intact, &good).unwrap();
+    let a = ask_unhurried(&format!(
+        "set_option eval {}\nget_option eval\nset_option eval {}\nget_option eval\n",
+        flipped.display(),
+        intact.display()
+    ));
+    assert!(
+        a[0].starts_with('?')
+            && a[0].contains(&flipped.display().to_string())
+            && a[0].contains("do not match its checksum"),
+        "{}",
+        a[0]
+    );
+    assert_eq!(a[1], "= learned");
+    assert_eq!(a[2], "=");
+    assert_eq!(a[3], format!("= {}", intact.display()));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `level N` is depth N, exact from 2N empties, no move time; a bad level changes nothing.

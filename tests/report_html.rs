@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use mollett::rules::moveline::moves_text;
 use mollett::{Color, Move, Position, Variant};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 fn path_str(p: &Path) -> &str {
@@ -534,4 +535,207 @@ fn a_long_run_gives_a_page_small_enough_to_send() {
     assert!(page.contains("80 of the 2000 lines are drawn, every 25th"));
     assert_plot(&page, "plot-evals");
     assert_plot(&page, "plot-move-times");
+}
+
+/// The numbers written as text in the plot `<figure id="ID">` (its axis labels).
+fn plot_numbers(page: &str, id: &str) -> Vec<f64> {
+    let start = page.find(&format!("<figure id=\"{id}\"")).unwrap();
+    let figure = &page[start..start + page[start..].find("</figure>").unwrap()];
+    figure
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let inner = &t[t.find('>')? + 1..t.find("</text>")?];
+            inner.trim().replace('\u{2212}', "-").parse::<f64>().ok()
+        })
+        .collect()
+}
+
+/// The page never replaces a file its run reads or writes: a result file's
+/// GGF twin (whose times and values a resume could not rebuild), the
+/// openings, an engine's files. Refused before anything is read or played,
+/// with the real reason; `/proc/version` is no file a page can replace.
+#[test]
+fn the_page_never_replaces_a_file_of_its_run() {
+    let dir = tmpdir("html-files");
+    let (file, _) = write_match(&dir, 4, true);
+    let twin = dir.join("games.txt.ggf");
+    let before = std::fs::read(&twin).unwrap();
+    let spelled = format!("{}/./games.txt.ggf", path_str(&dir));
+    for page in [path_str(&twin), spelled.as_str()] {
+        let o = mollett(&["report", path_str(&file), "--html", page]);
+        assert_refused(&o, "is the GGF record of the result file");
+        assert_eq!(
+            std::fs::read(&twin).unwrap(),
+            before,
+            "the twin was changed"
+        );
+    }
+    let o = mollett(&["report", path_str(&file), "--html", "/proc/version"]);
+    assert_refused(&o, "/proc/version: not a regular file you may write");
+
+    // A match: its result file's twin (not made yet), its openings, the
+    // engine's program; nothing is played.
+    let out = dir.join("m.txt");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "f5d6\n").unwrap();
+    let a = format!("name=a cmd={}", fake(""));
+    let b = format!("name=b cmd={}", fake("--upper"));
+    let program = fake("");
+    let program = program.split_whitespace().next().unwrap();
+    for (page, what) in [
+        (
+            dir.join("m.txt.ggf"),
+            "is the GGF record of the result file",
+        ),
+        (openings.clone(), "is the openings file"),
+        (PathBuf::from(program), "is a file engine 'a' reads"),
+    ] {
+        let o = mollett(&[
+            "match",
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "2",
+            "--openings",
+            path_str(&openings),
+            "--out",
+            path_str(&out),
+            "--html",
+            path_str(&page),
+            "--quiet",
+        ]);
+        assert_refused(&o, what);
+        assert!(!out.exists(), "a game was played");
+    }
+    assert_eq!(std::fs::read_to_string(&openings).unwrap(), "f5d6\n");
+    assert!(std::fs::read_to_string(program).unwrap().starts_with("#!"));
+}
+
+/// A GGF record that is not sound (a value that is no number, a value of
+/// 1e19 that an older runner wrote, a cut line) is warned of by the text
+/// report and listed on the page, as torn result lines are; the other
+/// records' values are drawn on axes with readable numbers.
+#[test]
+fn damaged_ggf_records_are_reported_and_the_axes_stay_readable() {
+    let dir = tmpdir("html-ggf-damaged");
+    let (file, _) = write_match(&dir, 6, true);
+    let twin = dir.join("games.txt.ggf");
+    let text = std::fs::read_to_string(&twin).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines[1] = lines[1].replacen("/-1.00/", "/nan/", 1);
+    lines[3] = lines[3].replacen("/-1.00/", "/10000000000000000000/", 1);
+    lines[4].truncate(120);
+    std::fs::write(&twin, lines.join("\n") + "\n").unwrap();
+    let page_path = dir.join("page.html");
+    let plain = mollett(&["report", path_str(&file)]);
+    let html = mollett(&["report", path_str(&file), "--html", path_str(&page_path)]);
+    assert!(plain.status.success() && html.status.success());
+    assert_eq!(stderr(&html), stderr(&plain));
+    let warned = stderr(&plain);
+    let twin_name = path_str(&twin);
+    for n in [2, 4, 5] {
+        assert!(
+            warned.contains(&format!("{twin_name}:{n}: skipped")),
+            "{n}: {warned}"
+        );
+    }
+    assert!(
+        warned.contains("is not a number of discs within ±64"),
+        "{warned}"
+    );
+    assert_eq!(warned.lines().count(), 3, "{warned}");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let skipped = &page[page.find("id=\"skipped\"").expect("skipped lines listed")..];
+    for n in [2, 4, 5] {
+        assert!(
+            skipped.contains(&format!("{twin_name}:{n}: skipped")),
+            "{skipped}"
+        );
+    }
+    assert_eq!(cell(&page, "games"), "6");
+    assert_plot(&page, "plot-evals");
+    let labels = plot_numbers(&page, "plot-evals");
+    assert!(!labels.is_empty());
+    assert!(labels.iter().all(|v| v.abs() <= 64.0), "{labels:?}");
+}
+
+/// A match with an engine whose values are past ±64: the values are never
+/// written, so the page's value axes read as discs.
+#[test]
+fn a_match_with_an_engine_of_wild_values_has_readable_axes() {
+    let dir = tmpdir("html-wild");
+    let out = dir.join("games.txt");
+    let page_path = dir.join("page.html");
+    let wild = format!("name=wild cmd={}", fake("--value 1e19"));
+    let sane = format!("name=sane cmd={}", fake("--value +2.10 --upper"));
+    mollett_ok(&[
+        "match",
+        "--engine",
+        &wild,
+        "--engine",
+        &sane,
+        "--games",
+        "2",
+        "--out",
+        path_str(&out),
+        "--html",
+        path_str(&page_path),
+        "--quiet",
+    ]);
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    assert!(!page.contains("9223372036854775807"));
+    assert_plot(&page, "plot-evals");
+    let labels = plot_numbers(&page, "plot-evals");
+    assert!(labels.iter().all(|v| v.abs() <= 64.0), "{labels:?}");
+}
+
+/// Runs `mollett ARGS`: its exit status, its stderr and its peak memory
+/// (KiB). Started from a small Python process: a child forked from this
+/// test process would count the test's own memory in its peak.
+fn mollett_peak(args: &[&str]) -> (bool, String, i64) {
+    const RUN: &str = "import resource, subprocess, sys\n\
+        r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n\
+        print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n\
+        sys.exit(r.returncode)";
+    let o = std::process::Command::new("python3")
+        .args(["-c", RUN, mollett_bin()])
+        .args(args)
+        .output()
+        .unwrap();
+    let peak = stdout(&o).trim().parse().unwrap();
+    (o.status.success(), stderr(&o), peak)
+}
+
+/// A line of 100 MB in a result file or its GGF twin is skipped unread
+/// (over the 65,536-byte limit), with a warning, in bounded memory.
+#[test]
+fn a_huge_line_is_skipped_in_bounded_memory() {
+    let dir = tmpdir("html-huge");
+    let (file, _) = write_match(&dir, 4, true);
+    let mb = "x".repeat(1 << 20);
+    for path in [file.clone(), dir.join("games.txt.ggf")] {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        for _ in 0..100 {
+            f.write_all(mb.as_bytes()).unwrap();
+        }
+        f.write_all(b"\n").unwrap();
+    }
+    let page_path = dir.join("page.html");
+    let (ok, err, peak) =
+        mollett_peak(&["report", path_str(&file), "--html", path_str(&page_path)]);
+    assert!(ok, "{err}");
+    let over = "skipped: a line of 104857600 bytes, over the limit of 65536";
+    assert!(err.contains(&format!("games.txt:5: {over}")), "{err}");
+    assert!(err.contains(&format!("games.txt.ggf:5: {over}")), "{err}");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    assert_eq!(cell(&page, "games"), "4");
+    assert_plot(&page, "plot-evals");
+    // The files are 200 MB; what is read of them at once is a line's worth.
+    assert!(peak < 64 << 10, "peak {peak} KiB");
 }

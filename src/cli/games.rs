@@ -126,26 +126,69 @@ pub struct GamesRun {
 }
 
 /// Refuses a page that could not be written (checked before any game or
-/// file is read), or one that would replace a result file.
-fn check_html(html: Option<&PathBuf>, inputs: &[&PathBuf]) -> Result<(), String> {
+/// file is read), or one that would replace a file the run reads or
+/// writes: `files` pairs each with what it is, in words.
+fn check_html(html: Option<&PathBuf>, files: &[(PathBuf, String)]) -> Result<(), String> {
     let Some(path) = html else { return Ok(()) };
-    mollett::files::check_output(path).map_err(|e| format!("--html {e}"))?;
-    if let Some(same) = inputs.iter().find(|p| same_file(p, path)) {
+    if let Some((same, what)) = files.iter().find(|(p, _)| same_file(p, path)) {
         return Err(format!(
-            "--html {}: is a result file; give the page another name",
+            "--html {}: is {what}; give the page another name",
             same.display()
         ));
     }
+    mollett::files::check_output(path).map_err(|e| format!("--html {e}"))?;
     Ok(())
 }
 
-/// Paths naming one file (as written, or resolved where both exist).
+/// Each result file and its GGF twin, as [`check_html`] names them.
+fn result_files<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> Vec<(PathBuf, String)> {
+    files
+        .into_iter()
+        .flat_map(|f| {
+            [
+                (f.clone(), "a result file".to_string()),
+                (
+                    mollett::tournament::record_ggf::ggf_path(f),
+                    format!("the GGF record of the result file {}", f.display()),
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// The files an engine's command names (its program, a book, weights):
+/// the words of `cmd` that are files, from the engine's folder.
+fn engine_files(spec: &EngineSpec) -> Vec<(PathBuf, String)> {
+    spec.cmd
+        .split_whitespace()
+        .flat_map(|w| [w, w.split_once('=').map_or("", |(_, v)| v)])
+        .filter(|w| !w.is_empty())
+        .map(|w| match &spec.dir {
+            Some(dir) => dir.join(w),
+            None => PathBuf::from(w),
+        })
+        .filter(|p| p.is_file())
+        .map(|p| (p, format!("a file engine '{}' reads", spec.name)))
+        .collect()
+}
+
+/// The path `p` with its folder resolved (links, `.`, `..`, `//`), when the
+/// folder exists: two spellings of one file, made or not, resolve alike.
+fn resolved(p: &std::path::Path) -> Option<PathBuf> {
+    if let Ok(full) = p.canonicalize() {
+        return Some(full);
+    }
+    let name = p.file_name()?;
+    let folder = match p.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => std::path::Path::new("."),
+    };
+    folder.canonicalize().ok().map(|f| f.join(name))
+}
+
+/// Paths naming one file (as written, or resolved).
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b
-        || matches!(
-            (a.canonicalize(), b.canonicalize()),
-            (Ok(x), Ok(y)) if x == y
-        )
+    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// `mollett openings`.
@@ -212,12 +255,17 @@ impl RunArgs {
         variant: Variant,
         min_engines: usize,
     ) -> Result<GamesRun, String> {
-        check_html(self.html.as_ref(), &self.out.iter().collect::<Vec<_>>())?;
         let mut engines = self
             .engines
             .iter()
             .map(|s| engine_spec(s))
             .collect::<Result<Vec<_>, _>>()?;
+        let mut files = result_files(&self.out);
+        if let Some(o) = &self.games.openings {
+            files.push((o.clone(), "the openings file".into()));
+        }
+        files.extend(engines.iter().flat_map(engine_files));
+        check_html(self.html.as_ref(), &files)?;
         if matches!(format, Format::Match { .. }) && engines.len() != 2 {
             return Err(
                 "a match needs exactly two --engine options (use tournament for more)".into(),
@@ -325,16 +373,16 @@ pub fn run_games(run: Result<GamesRun, String>, stop: StopFlag) -> Result<(), St
     let outcome = runner::run(&config, stop())?;
     print!("{}", outcome.report);
     if let Some(path) = &html {
-        let ggf = match &config.out {
+        let (ggf, skipped) = match &config.out {
             Some(out) => report_html::ggf_beside(out),
-            None => outcome.ggf.clone(),
+            None => (outcome.ggf.clone(), Vec::new()),
         };
         let sources: Vec<PathBuf> = config.out.iter().cloned().collect();
         let page = report_html::Page {
             report: &outcome.report,
             records: &outcome.records,
             ggf: &ggf,
-            skipped: &[],
+            skipped: &skipped,
             sources: &sources,
         };
         report_html::write(path, &page)?;
@@ -370,20 +418,24 @@ impl ReportArgs {
     /// verdict when `--sprt` is given, and its page with `--html`.
     pub fn run(&self) -> Result<Report, String> {
         let sprt = optional_sprt(&self.sprt)?;
-        check_html(self.html.as_ref(), &self.files.iter().collect::<Vec<_>>())?;
+        check_html(self.html.as_ref(), &result_files(&self.files))?;
         let read = read_files(&self.files)?;
         let report = Report::build(&read.records, sprt);
+        // The GGF twins are read even without a page, so that a damaged
+        // record is warned of as a torn result line is.
+        let mut ggf = Vec::new();
+        let mut skipped = read.skipped.clone();
+        for f in &self.files {
+            let (games, damaged) = report_html::ggf_beside(f);
+            ggf.extend(games);
+            skipped.extend(damaged);
+        }
         if let Some(path) = &self.html {
-            let ggf: Vec<_> = self
-                .files
-                .iter()
-                .flat_map(|f| report_html::ggf_beside(f))
-                .collect();
             let page = report_html::Page {
                 report: &report,
                 records: &read.records,
                 ggf: &ggf,
-                skipped: &read.skipped,
+                skipped: &skipped,
                 sources: &self.files,
             };
             report_html::write(path, &page)?;

@@ -17,7 +17,7 @@ pub mod config;
 pub mod matchup;
 pub mod openings;
 pub mod record;
-mod record_ggf;
+pub mod record_ggf;
 pub mod referee;
 pub mod report;
 pub mod report_html;

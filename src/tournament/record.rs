@@ -307,34 +307,46 @@ pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, String> {
 
 /// Reads a result file, keeping the skipped lines' names (see [`parse_results`]).
 pub fn read_result_file(path: &Path) -> Result<ResultFile, String> {
-    let bytes = crate::rules::text::read_bytes(path)?;
-    parse_results(path, &bytes)
+    crate::files::regular_input(path)?;
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_results(path, std::io::BufReader::new(file))
 }
 
-/// Parses the bytes of the result file `path`. Lines that do not parse are
-/// skipped with a warning, and so is a last line without its newline (a
-/// run killed while writing it: it may parse and still be cut short, as in
-/// `time=0.311/0.`). A file with lines of which none is a result is refused:
-/// it is not a result file.
-pub fn parse_results(path: &Path, file: &[u8]) -> Result<ResultFile, String> {
-    let bytes = crate::rules::text::strip_bom(file);
-    let whole = crate::files::whole_lines_of(path, bytes, "; --resume plays its game again");
+/// Parses the result file `path`, read from `reader` a line at a time.
+/// Lines that do not parse are skipped with a warning, and so are a line
+/// over [`MAX_RECORD_LINE`](crate::files::MAX_RECORD_LINE) bytes (never held
+/// whole) and a last line without its newline (a run killed while writing
+/// it: it may parse and still be cut short, as in `time=0.311/0.`). A file
+/// with lines of which none is a result is refused: it is not a result file.
+pub fn parse_results(path: &Path, reader: impl std::io::BufRead) -> Result<ResultFile, String> {
+    use crate::files::{read_lines, MAX_RECORD_LINE};
     let mut out = Vec::new();
     let mut bad = Vec::new();
-    for (n, raw) in whole.split(|&b| b == b'\n').enumerate() {
-        let Ok(line) = std::str::from_utf8(raw) else {
-            bad.push(format!("{}:{}: skipped: not UTF-8", path.display(), n + 1));
-            continue;
+    let then = "; --resume plays its game again";
+    let read = read_lines(path, reader, MAX_RECORD_LINE, then, |line| {
+        let at = format!("{}:{}", path.display(), line.number);
+        let raw = match line.text {
+            Ok(raw) => raw,
+            Err(len) => {
+                bad.push(format!(
+                    "{at}: skipped: a line of {len} bytes, over the limit of {MAX_RECORD_LINE}"
+                ));
+                return;
+            }
+        };
+        let Ok(line) = std::str::from_utf8(&raw) else {
+            bad.push(format!("{at}: skipped: not UTF-8"));
+            return;
         };
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
-            continue;
+            return;
         }
         match GameRecord::parse(t) {
             Ok(r) => out.push(r),
-            Err(e) => bad.push(format!("{}:{}: skipped: {e}", path.display(), n + 1)),
+            Err(e) => bad.push(format!("{at}: skipped: {e}")),
         }
-    }
+    })?;
     if out.is_empty() && !bad.is_empty() {
         return Err(format!(
             "{}: not a result file ({} lines, none a result; the first: {})",
@@ -346,18 +358,16 @@ pub fn parse_results(path: &Path, file: &[u8]) -> Result<ResultFile, String> {
     for b in &bad {
         log::warn!("{b}");
     }
-    let torn = &bytes[whole.len()..];
-    if !torn.trim_ascii().is_empty() {
-        // Warned by whole_lines_of, in its own words.
+    if let Some(len) = read.torn {
+        // Warned by read_lines, in its own words.
         bad.push(format!(
-            "{}: skipped: the last line has no end ({} bytes)",
+            "{}: skipped: the last line has no end ({len} bytes)",
             path.display(),
-            torn.len()
         ));
     }
     Ok(ResultFile {
         records: out,
-        whole_len: (file.len() - bytes.len() + whole.len()) as u64,
+        whole_len: read.whole_len,
         skipped: bad,
     })
 }

@@ -2,7 +2,7 @@
 //! game record per finished game, reconciled with the result file on resume.
 
 use super::record::{GameRecord, Outcome};
-use super::types::{Reason, TimeControl};
+use super::types::{Reason, TimeControl, MAX_MOVE_VALUE};
 use crate::rules::color::Variant;
 use crate::rules::ggf::{ggf_game, GgfGame};
 use crate::rules::position::Position;
@@ -52,8 +52,71 @@ pub(super) fn match_details<'a>(
         .collect()
 }
 
+/// A GGF file as read: its game records with their lines, and the lines
+/// skipped as damaged, named as the warnings on stderr name them.
+#[derive(Default)]
+pub struct GgfFile {
+    pub games: Vec<(GgfGame, String)>,
+    pub skipped: Vec<String>,
+}
+
+/// Reads the GGF file `path` (none when it is missing) a line at a time,
+/// holding at most [`MAX_RECORD_LINE`](crate::files::MAX_RECORD_LINE) bytes
+/// of a line. A line that is not a game record, holds a move value past
+/// ±[`MAX_MOVE_VALUE`], or has no end is skipped with a warning.
+pub fn read_ggf_file(path: &Path) -> Result<GgfFile, String> {
+    use crate::files::{read_lines, MAX_RECORD_LINE};
+    let file = match std::fs::metadata(path) {
+        Ok(_) => {
+            crate::files::regular_input(path)?;
+            std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(GgfFile::default()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut out = GgfFile::default();
+    let reader = std::io::BufReader::new(file);
+    let read = read_lines(path, reader, MAX_RECORD_LINE, "", |line| {
+        let at = format!("{}:{}", path.display(), line.number);
+        let why = match line.text {
+            Err(len) => format!("a line of {len} bytes, over the limit of {MAX_RECORD_LINE}"),
+            Ok(raw) => {
+                let text = String::from_utf8_lossy(&raw);
+                if text.trim().is_empty() {
+                    return;
+                }
+                match GgfGame::parse(&text) {
+                    Ok(g) => match g.moves.iter().position(|m| {
+                        m.eval.is_some_and(|v| v.abs() > MAX_MOVE_VALUE)
+                    }) {
+                        None => {
+                            out.games.push((g, text.into_owned()));
+                            return;
+                        }
+                        Some(i) => format!(
+                            "the value of move {} is not a number of discs within ±{MAX_MOVE_VALUE}",
+                            i + 1
+                        ),
+                    },
+                    Err(e) => format!("not a game record: {e}"),
+                }
+            }
+        };
+        let name = format!("{at}: skipped: {why}");
+        log::warn!("{name}");
+        out.skipped.push(name);
+    })?;
+    if let Some(len) = read.torn {
+        out.skipped.push(format!(
+            "{}: skipped: the last line has no end ({len} bytes)",
+            path.display()
+        ));
+    }
+    Ok(out)
+}
+
 /// `FILE.ggf` beside the result file `FILE`.
-pub(super) fn ggf_path(out: &Path) -> PathBuf {
+pub fn ggf_path(out: &Path) -> PathBuf {
     let mut path = out.to_path_buf().into_os_string();
     path.push(".ggf");
     PathBuf::from(path)
@@ -101,21 +164,13 @@ pub(super) fn reconcile_ggf(
     records: &[GameRecord],
 ) -> Result<(), String> {
     let path = ggf_path(out);
-    let bytes = match std::fs::metadata(&path) {
-        Ok(_) => crate::rules::text::read_bytes(&path)?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    let whole = crate::files::whole_lines_of(&path, &bytes, "");
-    let torn = &bytes[whole.len()..];
-    let text = String::from_utf8_lossy(whole).into_owned();
-    let mut kept: Vec<(GameKey, String)> = Vec::new();
-    for line in text.lines() {
-        let Ok(g) = GgfGame::parse(line) else {
-            continue; // not a game record
-        };
-        kept.push((ggf_key(&g), line.to_string()));
-    }
+    let read = read_ggf_file(&path)?;
+    let mut kept: Vec<(GameKey, String)> = read
+        .games
+        .into_iter()
+        .map(|(g, line)| (ggf_key(&g), line))
+        .collect();
+    let damaged = !read.skipped.is_empty();
     let mut rewritten = String::new();
     let mut written = 0;
     for rec in records {
@@ -131,7 +186,7 @@ pub(super) fn reconcile_ggf(
         rewritten.push_str(&line);
         rewritten.push('\n');
     }
-    if written == 0 && kept.is_empty() && torn.is_empty() {
+    if written == 0 && kept.is_empty() && !damaged {
         return Ok(());
     }
     if written > 0 {

@@ -201,10 +201,18 @@ pub fn play_game(
             let detail = format!("{} played illegal {mv}", engines[i].name());
             forfeit!(side, Reason::Illegal, detail)
         }
-        // Asked after the clock stopped: the question costs the engine no time.
+        // Asked after the clock stopped, so it has a short limit of its own:
+        // a second, or the clock's increment when that is longer.
         let eval = match eval {
             Some(v) => Some(v),
-            None => call!(side, engines[i].last_value(), false),
+            None => {
+                let inc = match tc {
+                    TimeControl::Fischer { inc, .. } => inc,
+                    _ => 0.0,
+                };
+                let limit = Duration::from_secs_f64(inc.max(1.0)).min(limits.hang);
+                call!(side, engines[i].last_value(limit), false)
+            }
         };
         times.push(elapsed);
         evals.push(eval);

@@ -1,7 +1,7 @@
 //! The report as one self-contained HTML page (`--html`): the text report's figures, plots, the games.
 
 use super::record::GameRecord;
-use super::record_ggf::{ggf_path, match_details};
+use super::record_ggf::{ggf_path, match_details, read_ggf_file};
 use super::report::{dedup, elo_text, verdict_text, Figure, Report};
 use super::report_plots as plots;
 use super::report_series::Series;
@@ -28,17 +28,21 @@ pub struct Page<'a> {
     pub sources: &'a [PathBuf],
 }
 
-/// The GGF twin of the result file `results` (`FILE.ggf`): its games, none
-/// when it is missing; lines that are not games are left out.
-pub fn ggf_beside(results: &Path) -> Vec<GgfGame> {
-    let path = ggf_path(results);
-    let Ok(bytes) = std::fs::read(&path) else {
-        return Vec::new();
-    };
-    String::from_utf8_lossy(&bytes)
-        .lines()
-        .filter_map(|l| GgfGame::parse(l).ok())
-        .collect()
+/// The GGF twin of the result file `results` (`FILE.ggf`): its games (none
+/// when it is missing), and its lines that are not sound game records,
+/// named as warned (a twin that cannot be read is one such line).
+pub fn ggf_beside(results: &Path) -> (Vec<GgfGame>, Vec<String>) {
+    match read_ggf_file(&ggf_path(results)) {
+        Ok(file) => (
+            file.games.into_iter().map(|(g, _)| g).collect(),
+            file.skipped,
+        ),
+        Err(e) => {
+            let why = format!("{e}: its move times and values are left out");
+            log::warn!("{why}");
+            (Vec::new(), vec![why])
+        }
+    }
 }
 
 /// The browser board's page beside `out`: games link to it when it is there.
@@ -122,7 +126,7 @@ pub fn render(page: &Page, board_link: bool) -> Result<String, String> {
         ratings_table(&mut h, report);
     }
     if !page.skipped.is_empty() {
-        h.push_str("<section id=\"skipped\">\n<h2>Lines skipped</h2>\n<p>Lines of the result files that are not games, as the warnings on stderr name them:</p>\n<ul>\n");
+        h.push_str("<section id=\"skipped\">\n<h2>Lines skipped</h2>\n<p>Lines of the result files and their GGF records that are not sound games, as the warnings on stderr name them:</p>\n<ul>\n");
         for s in page.skipped {
             let _ = writeln!(h, "<li><code>{}</code></li>", escape(s));
         }

@@ -161,7 +161,7 @@ impl Output {
                 ));
             }
             let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
-            let file = parse_results(out, &bytes)?;
+            let file = parse_results(out, &bytes[..])?;
             for r in file.records {
                 match jobs.iter().find(|j| j.index == r.index) {
                     Some(j) if names[j.black] == r.black && names[j.white] == r.white => {

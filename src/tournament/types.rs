@@ -96,3 +96,8 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         .filter(|&(i, n)| i >= 1 && i <= n)
         .ok_or_else(|| format!("--shard '{s}': expected i/n with 1 <= i <= n"))
 }
+
+/// The largest value of a move, in discs for its mover: a value past it is
+/// no engine's count of discs (the runner refuses it as a malformed answer,
+/// and a GGF record that holds one is damaged).
+pub const MAX_MOVE_VALUE: f64 = 64.0;

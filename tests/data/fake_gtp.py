@@ -13,6 +13,11 @@ on request at its Nth `genmove` since start-up:
   --upper        answer moves in upper case, passes as PASS
   --nboard       speak the NBoard protocol instead (first legal move, `=== PA` to pass)
   --log FILE     append every command received to FILE
+  --value V      list `last_value` and answer it with V (any text: 1e300, nan);
+                 with --nboard, V is the value in every `=== MOVE/V/0.01`
+  --value-id P   answer `last_value` with the id P followed by the real one
+                 (`=10` + `14`: an id no command had)
+  --value-slow N:SECS  sleep SECS before answering the Nth `last_value`
   --peak P       strength from `set_option skill V`: resign at own move
                  21 - 2|V - P| of a game (rounded down; closer to P lasts longer)
 No `newgame` (so no classic rules) and no `setboard`.
@@ -74,6 +79,7 @@ def colour(word):
 board = start()
 genmoves = 0
 game_genmoves = 0
+values = 0
 options = {}
 log = open(opt["--log"], "a") if "--log" in opt else None
 
@@ -103,7 +109,8 @@ def nboard():
         elif words[0] == "go":
             moves = legal(b, side)
             print("status thinking", flush=True)
-            print("=== " + (name(moves[0]).upper() + "/0.00/0.01" if moves else "PA"), flush=True)
+            value = opt.get("--value", "0.00")
+            print("=== " + (name(moves[0]).upper() + "/" + value + "/0.01" if moves else "PA"), flush=True)
         elif words[0] == "quit":
             break
 
@@ -153,7 +160,7 @@ for line in sys.stdin:
         answer(ident, "\n".join(["protocol_version", "name", "version", "known_command",
                                  "list_commands", "quit", "boardsize", "clear_board",
                                  "play", "genmove", "time_settings", "time_left",
-                                 "set_option"]))
+                                 "set_option"] + (["last_value"] if "--value" in opt else [])))
     elif cmd == "known_command":
         answer(ident, "false")
     elif cmd in ("boardsize", "komi", "time_settings", "time_left"):
@@ -168,6 +175,11 @@ for line in sys.stdin:
     elif cmd == "quit":
         answer(ident)
         break
+    elif cmd == "last_value" and "--value" in opt:
+        values += 1
+        if "--value-slow" in opt and int(opt["--value-slow"].split(":")[0]) == values:
+            time.sleep(float(opt["--value-slow"].split(":")[1]))
+        answer(opt.get("--value-id", "") + ident, opt["--value"])
     elif cmd == "play" and len(rest) == 2:
         me, mv = colour(rest[0]), rest[1].lower()
         if mv in ("pass", "pa"):

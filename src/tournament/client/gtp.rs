@@ -8,7 +8,7 @@ use super::process::{parse_reply, EngineError, EngineProcess, Reply};
 use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
-use crate::tournament::types::TimeControl;
+use crate::tournament::types::{TimeControl, MAX_MOVE_VALUE};
 use std::time::{Duration, Instant};
 
 /// A GTP answer: `Ok` for `=`, `Err` for `?`, with the id stripped.
@@ -28,21 +28,40 @@ impl EngineProcess {
         self.next_id += 1;
         self.write_line(&format!("{id} {cmd}"))?;
         let deadline = Instant::now() + limit;
-        let first = loop {
-            let line = self.recv(deadline)?;
-            let t = line.trim();
-            if !t.is_empty() {
-                break t.to_string();
+        let (ok, first) = loop {
+            let first = loop {
+                let line = self.recv(deadline)?;
+                let t = line.trim();
+                if !t.is_empty() {
+                    break t.to_string();
+                }
+            };
+            let ok = match first.as_bytes()[0] {
+                b'=' => true,
+                b'?' => false,
+                _ => {
+                    return Err(EngineError::Malformed(format!(
+                        "answer to '{cmd}' is not GTP: {first:?}"
+                    )))
+                }
+            };
+            // `=ID`: the id written against the sign is GTP's, and must be ours.
+            match answer_id(&first[1..]) {
+                Some(got) if got == id => {}
+                Some(got) if self.abandoned.contains(&got) => {
+                    // The late answer of a question given up on: not this one.
+                    self.abandoned.retain(|&a| a != got);
+                    while !self.recv(deadline)?.trim().is_empty() {}
+                    continue;
+                }
+                Some(got) => {
+                    return Err(EngineError::Malformed(format!(
+                        "answer to '{id} {cmd}' carries the id {got}: {first:?}"
+                    )))
+                }
+                None => {}
             }
-        };
-        let ok = match first.as_bytes()[0] {
-            b'=' => true,
-            b'?' => false,
-            _ => {
-                return Err(EngineError::Malformed(format!(
-                    "answer to '{cmd}' is not GTP: {first:?}"
-                )))
-            }
+            break (ok, first);
         };
         let mut text = strip_id(&first[1..], id).trim().to_string();
         loop {
@@ -159,18 +178,63 @@ impl EngineProcess {
 impl EngineProcess {
     /// The engine's value of the move it just chose, in discs for its
     /// mover: Mollett's GTP extension `last_value` (see protocol.md), asked
-    /// only of an engine whose `list_commands` names it. A `?` or a first
-    /// word that is not a finite number is no value; the move stands.
-    pub(super) fn gtp_last_value(&mut self) -> Result<Option<f64>, EngineError> {
+    /// only of an engine whose `list_commands` names it, and waited for up
+    /// to `limit`. A `?` is no value, and so is an answer later than
+    /// `limit` (warned of; the late answer is skipped when it comes). An
+    /// answer that is not one number of discs within ±64 is malformed.
+    pub(super) fn gtp_last_value(&mut self, limit: Duration) -> Result<Option<f64>, EngineError> {
         if !self.commands.iter().any(|c| c == "last_value") {
             return Ok(None);
         }
-        let hang = self.hang;
-        Ok(self.gtp("last_value", hang)?.ok().and_then(|text| {
-            let word = text.split_whitespace().next()?;
-            word.parse::<f64>().ok().filter(|v| v.is_finite())
-        }))
+        let id = self.next_id;
+        let text = match self.gtp("last_value", limit) {
+            Ok(Ok(text)) => text,
+            Ok(Err(_)) => return Ok(None),
+            Err(EngineError::Timeout) => {
+                self.abandoned.push(id);
+                log::warn!(
+                    "{}: no answer to last_value within {:.1} s: the move is kept without its value",
+                    self.spec.name,
+                    limit.as_secs_f64()
+                );
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        parse_value(&text)
+            .map(Some)
+            .map_err(|why| EngineError::Malformed(format!("last_value answered {text:?}: {why}")))
     }
+}
+
+/// A move's value as an engine writes it (`+1.25`, `-4`, `+0.60 book`): one
+/// number of discs within ±[`MAX_MOVE_VALUE`], maybe followed by words
+/// that are not numbers; `Err` says what is wrong.
+pub fn parse_value(text: &str) -> Result<f64, String> {
+    let mut words = text.split_whitespace();
+    let word = words.next().ok_or("no value")?;
+    let v: f64 = word
+        .parse()
+        .map_err(|_| format!("{word:?} is not a number"))?;
+    if !v.is_finite() || v.abs() > MAX_MOVE_VALUE {
+        return Err(format!(
+            "{word} is not a number of discs within ±{MAX_MOVE_VALUE}"
+        ));
+    }
+    if let Some(w) = words.find(|w| w.parse::<f64>().is_ok()) {
+        return Err(format!("two numbers ({word}, {w}), not one value"));
+    }
+    Ok(v)
+}
+
+/// The id written against an answer's sign (`=12 c4`: 12), if any.
+fn answer_id(rest: &str) -> Option<u32> {
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    // Past u32: an id no command of ours had.
+    Some(rest[..digits].parse().unwrap_or(u32::MAX))
 }
 
 /// Removes the id after `=`/`?`: `=12 c4` and `= 12 c4` both give ` c4`.

@@ -1,6 +1,7 @@
 //! The NBoard client: `ping`/`pong` to keep in step, and a move asked for
 //! by sending the whole game (`set game`) before `go`.
 
+use super::gtp::parse_value;
 use super::process::{parse_reply, EngineError, EngineProcess, Reply};
 use crate::rules::ggf::ggf_game;
 use crate::rules::position::Position;
@@ -43,11 +44,14 @@ impl EngineProcess {
             if let Some(rest) = line.trim().strip_prefix("===") {
                 let mut fields = rest.trim().split('/');
                 let reply = parse_reply(fields.next().unwrap_or(""))?;
-                // A value that is not a finite number is no value: the move stands.
-                let eval = fields
-                    .next()
-                    .and_then(|e| e.trim().parse::<f64>().ok())
-                    .filter(|e| e.is_finite());
+                // No value (`=== F5`, `=== F5//1.2`) is none; a value that is
+                // not a number of discs is a malformed answer.
+                let eval = match fields.next().map(str::trim) {
+                    None | Some("") => None,
+                    Some(v) => Some(parse_value(v).map_err(|why| {
+                        EngineError::Malformed(format!("{}: {why}", line.trim()))
+                    })?),
+                };
                 return Ok((reply, eval));
             }
         }

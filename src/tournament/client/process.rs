@@ -103,6 +103,9 @@ pub struct EngineProcess {
     pub takes_passes: bool,
     /// `list_commands` (GTP), lower case; empty when unknown.
     pub(super) commands: Vec<String>,
+    /// Ids of questions whose answers were given up on (a slow
+    /// `last_value`): their answers, when they come, are skipped.
+    pub(super) abandoned: Vec<u32>,
     abort: Arc<AtomicBool>,
     /// Limit for calls other than `genmove`.
     pub hang: Duration,
@@ -156,6 +159,7 @@ impl EngineProcess {
             next_id: 1,
             takes_passes: true,
             commands: Vec::new(),
+            abandoned: Vec::new(),
             abort,
             hang,
         };
@@ -273,11 +277,11 @@ impl EngineProcess {
     }
 
     /// The value of the move just chosen when it did not come with the move:
-    /// a GTP engine's `last_value` (see [`EngineProcess::gtp_last_value`]);
-    /// NBoard's `===` answer carries it already.
-    pub fn last_value(&mut self) -> Result<Option<f64>, EngineError> {
+    /// a GTP engine's `last_value` (see [`EngineProcess::gtp_last_value`]),
+    /// waited for up to `limit`; NBoard's `===` answer carries it already.
+    pub fn last_value(&mut self, limit: Duration) -> Result<Option<f64>, EngineError> {
         match self.spec.proto {
-            Protocol::Gtp => self.gtp_last_value(),
+            Protocol::Gtp => self.gtp_last_value(limit),
             Protocol::Nboard => Ok(None),
         }
     }

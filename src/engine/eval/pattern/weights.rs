@@ -20,8 +20,11 @@ impl std::error::Error for WeightError {}
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"MOLLWGT\0";
-/// File format version.
-pub const VERSION: u32 = 1;
+/// File format version: 2 ends with the CRC-32 of the bytes before it;
+/// 1 (no checksum of its weights) is still read.
+pub const VERSION: u32 = 2;
+/// Bytes of the checksum that ends a version 2 file.
+const CHECKSUM_LEN: usize = 4;
 /// Payload encodings.
 const ENC_RAW: u32 = 0;
 const ENC_ZERO_RUNS: u32 = 1;
@@ -62,7 +65,8 @@ impl PatternWeights {
     /// The file: header (magic `MOLLWGT\0`, version u32, stages u32, weights
     /// per stage u32, encoding u32, pattern checksum u64; all little-endian),
     /// then the weights as little-endian `i16` words, runs of zeros written as
-    /// `i16::MIN` followed by the run length (`u16`).
+    /// `i16::MIN` followed by the run length (`u16`), then the CRC-32 (IEEE)
+    /// of every byte before it (u32).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_LEN + self.data.len());
         out.extend_from_slice(MAGIC);
@@ -88,6 +92,8 @@ impl PatternWeights {
                 i += 1;
             }
         }
+        let sum = crc32fast::hash(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
         out
     }
 
@@ -97,9 +103,24 @@ impl PatternWeights {
             return err("not a Mollett weight file (bad magic)");
         }
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
-        if u32_at(8) != VERSION {
-            return err("unsupported weight file version");
-        }
+        let end = match u32_at(8) {
+            1 => {
+                log::warn!("a version 1 weight file: no checksum of its weights to check them by");
+                bytes.len()
+            }
+            VERSION if bytes.len() >= HEADER_LEN + CHECKSUM_LEN => {
+                let end = bytes.len() - CHECKSUM_LEN;
+                let stored = u32::from_le_bytes(bytes[end..].try_into().expect("4 bytes"));
+                if crc32fast::hash(&bytes[..end]) != stored {
+                    return err(
+                        "damaged weight file: its contents do not match its checksum (CRC-32)",
+                    );
+                }
+                end
+            }
+            VERSION => return err("truncated weight file"),
+            _ => return err("unsupported weight file version"),
+        };
         let stages = u32_at(12) as usize;
         let per_stage = u32_at(16) as usize;
         let encoding = u32_at(20);
@@ -112,7 +133,7 @@ impl PatternWeights {
             return err("weight file stage count must be 1 to 60");
         }
         let total = stages * per_stage;
-        let payload = &bytes[HEADER_LEN..];
+        let payload = &bytes[HEADER_LEN..end];
         if !payload.len().is_multiple_of(2) {
             return err("truncated weight file");
         }
@@ -188,6 +209,16 @@ mod tests {
         let mut bad = bytes.clone();
         bad[24] ^= 1;
         assert!(PatternWeights::from_bytes(&bad).is_err());
+        // Any one bit flipped anywhere, the weights' too, is refused.
+        for at in [9, 33, bytes.len() / 2, bytes.len() - 5, bytes.len() - 1] {
+            for bit in [0, 7] {
+                let mut bad = bytes.clone();
+                bad[at] ^= 1 << bit;
+                let e = PatternWeights::from_bytes(&bad).unwrap_err();
+                // The version word says 1 or 3: read as such, refused.
+                assert!(at == 9 || e.0.contains("checksum"), "{at}: {e}");
+            }
+        }
         assert!(PatternWeights::from_bytes(&bytes[..bytes.len() - 2]).is_err());
         assert!(PatternWeights::from_bytes(b"junk").is_err());
     }
