@@ -8,6 +8,7 @@ use mollett::engine::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::rules::Variant;
 
+mod analyze;
 mod book;
 mod games;
 mod measure;
@@ -15,6 +16,7 @@ mod parsers;
 mod sprt;
 mod train;
 
+pub use analyze::AnalyzeArgs;
 pub use book::BookCommand;
 pub use games::{run_games, OpeningsArgs, ReportArgs, RunArgs, TuneArgs};
 pub use measure::{bench, perft_rows, SolveArgs};
@@ -81,6 +83,9 @@ pub enum CliCommand {
     Tune(TuneArgs),
     /// Merge result files and print the report of them all.
     Report(ReportArgs),
+    /// Review games move by move: each move's value, the best move, the
+    /// discs lost, its class; per player figures (see docs/analyze.md).
+    Analyze(AnalyzeArgs),
     /// Write random balanced openings, one move sequence a line.
     Openings(OpeningsArgs),
     /// Play varied games and write positions labelled by search and exact solves (see docs/training.md).

@@ -5,8 +5,8 @@
 //! - [`rules`]: squares, positions, games, perft and notation (OBF, GGF);
 //! - [`engine`]: evaluation, search, table, time management;
 //! - [`protocol`]: one game session driven by the GTP and NBoard dialects;
-//! - [`tournament`] and [`train`]: the tools (match runner, reports, tuning,
-//!   self-play, training).
+//! - [`tournament`], [`review`] and [`train`]: the tools (match runner,
+//!   reports, tuning, game review, self-play, training).
 //!
 //! [`rng`], [`files`] and [`clock`] are leaf utilities any layer may use.
 
@@ -17,6 +17,8 @@ pub mod protocol;
 pub mod rng;
 pub mod rules;
 // The tools run engine processes and write files: not in the browser build.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod review;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tournament;
 #[cfg(not(target_arch = "wasm32"))]

@@ -52,6 +52,7 @@ fn main() {
         ),
         Some(CliCommand::Tune(args)) => args.run(variant, ctrl_c_flag),
         Some(CliCommand::Report(args)) => args.run().map(|report| print!("{report}")),
+        Some(CliCommand::Analyze(args)) => args.run(variant, ctrl_c_flag),
         Some(CliCommand::Openings(args)) => args.run(variant),
         Some(CliCommand::Selfplay(args)) => args.run(variant, ctrl_c_flag),
         Some(CliCommand::Train(args)) => args.run(),

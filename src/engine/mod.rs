@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod review;
 pub mod search;
 pub mod suite;
 pub mod timeman;

@@ -201,7 +201,7 @@ mod tests {
         let end = g.replay(|pos, _| seen += pos.empty_count());
         assert!(end.is_game_over());
         assert_eq!(end.discs_of(Color::Black).count_ones(), 13);
-        assert_eq!(seen, (52..=60).sum());
+        assert_eq!(seen, (52..=60).sum::<u32>());
         // An unfinished game is kept as it is.
         assert_eq!(f.games[1].moves().len(), 2);
         assert_eq!(f.games[1].theoretical_result(), -4);

@@ -1,0 +1,100 @@
+//! `mollett analyze`: its arguments and what it prints (the work is in
+//! `mollett::review`; docs/analyze.md).
+
+use super::games::StopFlag;
+use clap::Args;
+use mollett::engine::review::ReviewDepth;
+use mollett::review::report::{games_text, summary_text};
+use mollett::review::run::{run, AnalyzeConfig};
+use mollett::rules::Variant;
+use mollett::tournament::types::parse_shard;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// Games: GGF, WTHOR .wtb (names from WTHOR.JOU beside), result files,
+    /// transcripts (one a line); analysis files (--out) are read as done.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Exact values from this many empties before the move down (0 to 30).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(0..=30))]
+    exact: u32,
+    /// Midgame search depth before that (1 to 30).
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Search threads (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Transposition table size in megabytes (1 to 65536).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// One JSON object a move on stdout, instead of the text tables.
+    #[arg(long)]
+    json: bool,
+    /// The players ranked over all their games and the opening moves most
+    /// often lost, instead of each game's table.
+    #[arg(long)]
+    summary: bool,
+    /// Write each move's review here (JSON lines) as it is done.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Go on with the games of --out not analysed yet.
+    #[arg(long)]
+    resume: bool,
+    /// Only games i, i+n, ... (from 1) of all the files, in order.
+    #[arg(long, default_value = "1/1", value_parser = parse_shard)]
+    shard: (usize, usize),
+    /// No progress line on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl AnalyzeArgs {
+    /// Reviews the games and prints the result; Ctrl-C stops after the
+    /// last whole move (kept in --out) with a failing status.
+    pub fn run(self, variant: Variant, stop: StopFlag) -> Result<(), String> {
+        if self.resume && self.out.is_none() {
+            return Err("--resume needs --out".into());
+        }
+        if let Some(out) = &self.out {
+            mollett::files::check_output(out)?;
+            if self.files.iter().any(|f| f == out) {
+                return Err(format!(
+                    "--out {}: is one of the files to analyse; give another name",
+                    out.display()
+                ));
+            }
+        }
+        let cfg = AnalyzeConfig {
+            files: self.files,
+            variant,
+            depth: ReviewDepth {
+                exact_from: self.exact,
+                depth: self.depth,
+            },
+            threads: self.threads as usize,
+            hash_mb: self.hash as usize,
+            shard: self.shard,
+            out: self.out,
+            resume: self.resume,
+            progress: !self.quiet,
+        };
+        let analysis = run(&cfg, &stop())?;
+        if self.json {
+            for r in &analysis.records {
+                println!("{}", r.to_json());
+            }
+        } else if self.summary {
+            print!("{}", summary_text(&analysis.records));
+        } else {
+            print!("{}", games_text(&analysis.games, &analysis.records));
+        }
+        if analysis.interrupted {
+            return Err(match &cfg.out {
+                Some(_) => "interrupted: rerun with --resume to analyse the rest".into(),
+                None => "interrupted: give --out to keep what is analysed".into(),
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,211 @@
+//! What `mollett analyze` prints: each game's moves with their values and
+//! classes and each player's figures, or (`--summary`) the players ranked
+//! over all their games and the opening moves most often lost.
+
+use super::record::MoveRecord;
+use super::run::GameInfo;
+use crate::engine::review::{Class, Tally};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The last ply of the opening, for the opening figures.
+pub const OPENING_PLIES: usize = 20;
+
+/// `+1.50`, `-4.00`, `+0.00`.
+fn value_text(v: f64) -> String {
+    let v = if v == 0.0 { 0.0 } else { v };
+    format!("{v:+.2}")
+}
+
+fn tally_text(t: &Tally) -> String {
+    format!(
+        "{} moves, loss {:.2} ({:.2} a move), {} inaccuracies, {} mistakes, {} blunders, accuracy {:.1}",
+        t.moves,
+        t.total_loss,
+        t.average_loss(),
+        t.inaccuracies,
+        t.mistakes,
+        t.blunders,
+        t.accuracy()
+    )
+}
+
+/// Each player's (name, colour) tally in `records`.
+fn tallies<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> BTreeMap<(String, String), Tally> {
+    let mut out: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    for r in records {
+        if let Some(c) = r.class() {
+            out.entry((r.player.clone(), r.color.clone()))
+                .or_default()
+                .add(r.loss, c);
+        }
+    }
+    out
+}
+
+/// Every game: a table of its moves, then each side's figures.
+pub fn games_text(games: &[GameInfo], records: &[MoveRecord]) -> String {
+    let mut by_game: BTreeMap<&str, Vec<&MoveRecord>> = BTreeMap::new();
+    for r in records {
+        by_game.entry(r.game.as_str()).or_default().push(r);
+    }
+    let mut order: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+    for id in by_game.keys() {
+        if !order.contains(id) {
+            order.push(id);
+        }
+    }
+    let mut s = String::new();
+    for id in order {
+        let Some(moves) = by_game.get(id) else {
+            continue;
+        };
+        // Players as the game list names them, or as its moves do (a
+        // file analysed before, read back).
+        let named = |colour: &str| {
+            moves
+                .iter()
+                .find(|r| r.color == colour)
+                .map(|r| r.player.clone())
+        };
+        let (black, white) = match games.iter().find(|g| g.id == id) {
+            Some(g) => (g.black.clone(), g.white.clone()),
+            None => (
+                named("black").unwrap_or_default(),
+                named("white").or_else(|| named("red")).unwrap_or_default(),
+            ),
+        };
+        let _ = writeln!(s, "Game {id}: {black} (black) - {white}");
+        let _ = writeln!(
+            s,
+            "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6}  class",
+            "ply", "colour", "move", "value", "best", "value", "loss"
+        );
+        for r in moves {
+            let _ = writeln!(
+                s,
+                "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6.2}  {}{}{}",
+                r.ply,
+                r.color,
+                format!("{}{}", r.mv, r.class().map_or("", |c| c.mark())),
+                value_text(r.value),
+                r.best_move,
+                value_text(r.best_value),
+                r.loss,
+                r.class,
+                if r.exact { " (exact)" } else { "" },
+                ""
+            );
+        }
+        for ((player, colour), t) in tallies(moves.iter().copied()) {
+            let _ = writeln!(s, "{player} ({colour}): {}", tally_text(&t));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Every player over all their games, ranked by average loss (fewest
+/// discs lost a move first), then the opening moves most often lost.
+pub fn summary_text(records: &[MoveRecord]) -> String {
+    let mut players: BTreeMap<&str, (Tally, std::collections::BTreeSet<&str>)> = BTreeMap::new();
+    for r in records {
+        if let Some(c) = r.class() {
+            let e = players.entry(r.player.as_str()).or_default();
+            e.0.add(r.loss, c);
+            e.1.insert(r.game.as_str());
+        }
+    }
+    let mut ranked: Vec<_> = players
+        .into_iter()
+        .filter(|(_, (t, _))| t.moves > 0)
+        .collect();
+    ranked.sort_by(|a, b| {
+        a.1 .0
+            .average_loss()
+            .total_cmp(&b.1 .0.average_loss())
+            .then(a.0.cmp(b.0))
+    });
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:>4}  {:<24} {:>5} {:>6} {:>9} {:>6} {:>6} {:>6} {:>8}",
+        "rank", "player", "games", "moves", "loss/move", "inacc", "mist", "blund", "accuracy"
+    );
+    for (i, (name, (t, games))) in ranked.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "{:>4}  {:<24} {:>5} {:>6} {:>9.2} {:>6} {:>6} {:>6} {:>8.1}",
+            i + 1,
+            name,
+            games.len(),
+            t.moves,
+            t.average_loss(),
+            t.inaccuracies,
+            t.mistakes,
+            t.blunders,
+            t.accuracy()
+        );
+    }
+    let lost = opening_losses(records);
+    if !lost.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nOpening moves most often lost (plies 1-{OPENING_PLIES}, a loss of {:.0} discs or more):",
+            crate::engine::review::INACCURACY
+        );
+        for l in lost.iter().take(10) {
+            let _ = writeln!(
+                s,
+                "  {} {}: {} times, {:.2} discs on average (best {})",
+                if l.before.is_empty() {
+                    "(start)"
+                } else {
+                    &l.before
+                },
+                l.mv,
+                l.count,
+                l.total / l.count as f64,
+                l.best
+            );
+        }
+    }
+    s
+}
+
+/// An opening move played and lost in several games.
+pub struct OpeningLoss {
+    /// The moves before it.
+    pub before: String,
+    pub mv: String,
+    pub best: String,
+    pub count: usize,
+    pub total: f64,
+}
+
+/// Moves of plies up to [`OPENING_PLIES`] that lost at least an
+/// inaccuracy's discs, by position and move, most often first.
+pub fn opening_losses(records: &[MoveRecord]) -> Vec<OpeningLoss> {
+    let mut by: BTreeMap<(String, String), OpeningLoss> = BTreeMap::new();
+    for r in records {
+        let lost = r.class().is_some_and(|c| c >= Class::Inaccuracy);
+        if r.ply > OPENING_PLIES || !lost {
+            continue;
+        }
+        let before = r.line[..r.line.len().saturating_sub(r.mv.len())].to_string();
+        let e = by
+            .entry((before.clone(), r.mv.clone()))
+            .or_insert_with(|| OpeningLoss {
+                before,
+                mv: r.mv.clone(),
+                best: r.best_move.clone(),
+                count: 0,
+                total: 0.0,
+            });
+        e.count += 1;
+        e.total += r.loss;
+    }
+    let mut out: Vec<OpeningLoss> = by.into_values().collect();
+    out.sort_by(|a, b| b.count.cmp(&a.count).then(b.total.total_cmp(&a.total)));
+    out
+}
