@@ -949,3 +949,24 @@ fn last_value_is_the_value_of_the_last_chosen_move() {
     let searched = a[82].trim_start_matches("= ");
     assert!(is_score(searched) && searched.contains('.'), "{searched}");
 }
+
+/// `review`: a move's value, the best move's and the discs it loses, as
+/// `mollett analyze` gives them. FFO #40 (20 empties, empties to the
+/// winner) gives a2 +38 and c7 +36 in its problem file.
+#[test]
+fn review_gives_the_loss_of_a_move_against_the_best() {
+    let a = ask_unhurried(
+        "setboard O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X\n\
+         review c7\nreview a2 10 20\nreview b8\nreview pass\nreview c7 0\nreview c7 10 31\n\
+         review\nhistory\n",
+    );
+    assert_eq!(a[1], "= c7 +36 a2 +38 2.00 inaccuracy exact");
+    assert_eq!(a[2], "= a2 +38 a2 +38 0.00 best exact");
+    assert_eq!(a[3], "? illegal move");
+    assert_eq!(a[4], "? illegal move");
+    assert_eq!(a[5], "? review depth must be 1 to 30");
+    assert_eq!(a[6], "? review exact must be 0 to 30");
+    assert!(a[7].starts_with("? syntax error"), "{}", a[7]);
+    // Nothing was played.
+    assert_eq!(a[8], "=");
+}

@@ -1,8 +1,10 @@
 //! Work that runs off the protocol thread (searches, perft, bench), so
 //! `stop`, `ping` and `quit` stay responsive.
 
+use crate::engine::review::{review_move, MoveReview, ReviewDepth};
 use crate::engine::search::{Engine, Limits, Progress, SearchResult};
 use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub enum Job {
@@ -15,6 +17,13 @@ pub enum Job {
         positions: Vec<Position>,
         limits: Limits,
     },
+    /// One move reviewed ([`review_move`]), under the review's settings;
+    /// the engine's own come back after it.
+    Review {
+        pos: Position,
+        mv: Move,
+        depth: ReviewDepth,
+    },
     Perft {
         pos: Position,
         depth: u32,
@@ -26,6 +35,8 @@ pub enum JobOutput {
     Search(SearchResult),
     /// One result per position searched (fewer when stopped).
     Analysis(Vec<SearchResult>),
+    /// `None` when stopped.
+    Review(Option<MoveReview>),
     /// `None` when stopped.
     Perft(Option<u64>),
     Bench(u64, u64),
@@ -53,6 +64,13 @@ impl Job {
                     results.push(engine.search(&pos, &limits, stop));
                 }
                 JobOutput::Analysis(results)
+            }
+            Job::Review { pos, mv, depth } => {
+                let own = engine.settings.clone();
+                engine.configure(depth.settings(pos.variant, own.clone()));
+                let review = review_move(engine, &pos, mv, depth, stop);
+                engine.configure(own);
+                JobOutput::Review((!stop.load(Ordering::Relaxed)).then_some(review))
             }
             Job::Perft { pos, depth } => {
                 JobOutput::Perft(crate::rules::perft::perft_stoppable(&pos, depth, stop))

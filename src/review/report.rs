@@ -17,15 +17,20 @@ fn value_text(v: f64) -> String {
     format!("{v:+.2}")
 }
 
+/// `1 mistake`, `2 mistakes`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn tally_text(t: &Tally) -> String {
     format!(
-        "{} moves, loss {:.2} ({:.2} a move), {} inaccuracies, {} mistakes, {} blunders, accuracy {:.1}",
-        t.moves,
+        "{}, loss {:.2} ({:.2} a move), {}, {}, {}, accuracy {:.1}",
+        count(t.moves, "move", "moves"),
         t.total_loss,
         t.average_loss(),
-        t.inaccuracies,
-        t.mistakes,
-        t.blunders,
+        count(t.inaccuracies, "inaccuracy", "inaccuracies"),
+        count(t.mistakes, "mistake", "mistakes"),
+        count(t.blunders, "blunder", "blunders"),
         t.accuracy()
     )
 }

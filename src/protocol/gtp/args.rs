@@ -204,6 +204,17 @@ pub fn get_option(i: &str) -> Res<'_, Command> {
     map(arg(token), |t: &str| Command::GetOption(t.to_string()))(i)
 }
 
+pub fn review(i: &str) -> Res<'_, Command> {
+    map(
+        tuple((arg(mv), opt(pair(arg(uint), opt(arg(uint)))))),
+        |(mv, rest): (Move, Option<(u64, Option<u64>)>)| Command::Review {
+            mv,
+            depth: rest.map(|r| r.0),
+            exact: rest.and_then(|r| r.1),
+        },
+    )(i)
+}
+
 pub fn perft(i: &str) -> Res<'_, Command> {
     map(arg(uint), Command::Perft)(i)
 }

@@ -44,6 +44,12 @@ pub enum Command {
     ShowBoard,
     Solve,
     Hint(u64),
+    /// `review MOVE [DEPTH [EXACT]]`.
+    Review {
+        mv: Move,
+        depth: Option<u64>,
+        exact: Option<u64>,
+    },
     TimeSettings {
         main: f64,
         byo_time: f64,

@@ -15,6 +15,7 @@ mod text;
 use super::driver::{Dialect, Interrupt, Step};
 use super::job::{Job, JobOutput};
 use super::session::{checked_move, Session};
+use crate::engine::review::ReviewDepth;
 use crate::engine::search::{Engine, Limits, Scoring};
 use crate::engine::timeman::{check_secs, Clock};
 use crate::rules::color::{Color, Variant};
@@ -136,6 +137,7 @@ impl<W: Write> Gtp<W> {
             ShowBoard => Ok(self.showboard()),
             Solve => return self.solve(),
             Hint(n) => return self.hint(n),
+            Review { mv, depth, exact } => return self.review(mv, depth, exact),
             TimeSettings {
                 main,
                 byo_time,
@@ -284,6 +286,35 @@ impl<W: Write> Gtp<W> {
         )
     }
 
+    /// `review`: `mv` in the position on the board, as `mollett analyze`
+    /// reviews it (docs/analyze.md), at `depth` (default 14, 1 to 30) and
+    /// exact from `exact` empties (default 22, 0 to 30).
+    fn review(&mut self, mv: Move, depth: Option<u64>, exact: Option<u64>) -> Action {
+        let pos = self.position();
+        if pos.is_game_over() {
+            return Action::Answer(err("game over"));
+        }
+        if mv == Move::Pass || pos.play(mv).is_none() {
+            return Action::Answer(err("illegal move"));
+        }
+        let depth = depth.unwrap_or(14);
+        let exact = exact.unwrap_or(22);
+        if !(1..=30).contains(&depth) {
+            return Action::Answer(err("review depth must be 1 to 30"));
+        }
+        if exact > 30 {
+            return Action::Answer(err("review exact must be 0 to 30"));
+        }
+        let depth = ReviewDepth {
+            depth: depth as u32,
+            exact_from: exact as u32,
+        };
+        Action::Start(
+            Job::Review { pos, mv, depth },
+            Pending::new(PendingKind::Review),
+        )
+    }
+
     fn hint(&mut self, n: u64) -> Action {
         let pos = self.position();
         if !(1..=64).contains(&n) {
@@ -350,6 +381,17 @@ impl<W: Write> Gtp<W> {
                 }
                 Ok(lines.join("\n"))
             }
+            (PendingKind::Review, JobOutput::Review(Some(r))) => Ok(format!(
+                "{} {} {} {} {:.2} {}{}",
+                r.played,
+                score_text(r.value, r.exact),
+                r.best_move,
+                score_text(r.best_value, r.exact),
+                r.loss,
+                r.class.name(),
+                if r.exact { " exact" } else { "" }
+            )),
+            (PendingKind::Review, JobOutput::Review(None)) => err("review stopped"),
             (PendingKind::Perft, JobOutput::Perft(Some(n))) => Ok(n.to_string()),
             (PendingKind::Perft, JobOutput::Perft(None)) => err("perft stopped"),
             (PendingKind::Bench, JobOutput::Bench(nodes, nps)) => {

@@ -37,6 +37,7 @@ pub enum PendingKind {
         pos: Position,
         n: usize,
     },
+    Review,
     Perft,
     Bench,
 }

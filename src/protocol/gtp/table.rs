@@ -165,6 +165,12 @@ pub static COMMANDS: &[CommandSpec] = &[
         |i| args::none(i, Command::ShowBoard)
     ),
     spec!(
+        "review",
+        "<move> [depth [exact]]",
+        "the move's value, the best move and its value, the discs it loses and its class, for the side on move",
+        args::review
+    ),
+    spec!(
         "solve",
         "",
         "best move and exact final disc difference for the side on move",
