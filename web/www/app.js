@@ -25,7 +25,19 @@ const S = {
   hintsAt: null, // {node, depth, values} of the last hint answer
   notes: [],
   editing: null, // {board, side} in setup mode
+  reviewing: null, // {done, total} while the Review button's job runs
+  practice: null, // {list: [nodes], i} while practising mistakes
+  showLoss: false, // the graph draws each side's cumulative loss
 };
+
+// The review's depth in the browser: each move searched to depth 10 and
+// solved exactly from 16 empties (a second or two a game natively, a few
+// in the Worker at 44 % of its speed). The Worker cannot be interrupted,
+// so a fixed depth is the page's time budget.
+const REVIEW = { depth: 10, exact: 16 };
+// A practice move this close to the best move's value is as good as it.
+const PRACTICE_TOLERANCE = 0.5;
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 // ---- the engine, one job at a time ----
 
@@ -236,11 +248,176 @@ function setValue(node, score, text, kind) {
   node.value = { black, text, kind };
 }
 
+// ---- review (docs/analyze.md: the engine's `review` command) ----
+
+// `review`'s answer: "c7 +36 a2 +38 2.00 inaccuracy exact".
+function parseReview(text) {
+  const w = text.trim().split(/\s+/);
+  if (w.length < 6) return null;
+  return { move: w[0], value: +w[1], best: w[2], bestValue: +w[3], loss: +w[4], cls: w[5], exact: w[6] === "exact" };
+}
+
+function moveAccuracy(loss) {
+  return 100 * Math.pow(2, -Math.max(0, loss) / 4);
+}
+
+// Each side's figures over the reviewed moves of the line shown.
+function reviewTally() {
+  const t = {};
+  for (const n of S.node.lineNodes()) {
+    const r = n.review;
+    if (!r || r.cls === "forced") continue;
+    const side = r.side;
+    const s = (t[side] ||= { moves: 0, loss: 0, acc: 0, inaccuracy: 0, mistake: 0, blunder: 0 });
+    s.moves += 1;
+    s.loss += r.loss;
+    s.acc += moveAccuracy(r.loss);
+    if (r.cls in s) s[r.cls] += 1;
+  }
+  return t;
+}
+
+function reviewKey() {
+  return `mollett-review:${S.variant}:${S.root.setup || ""}:${transcript(S.node.lineNodes().at(-1))}`;
+}
+
+// The line's reviews, kept in this browser so that the game loaded again
+// (a reload of its address, the same transcript pasted) has its review.
+function saveReview() {
+  const reviews = {};
+  S.node.lineNodes().forEach((n, i) => { if (n.review) reviews[i] = n.review; });
+  try { localStorage.setItem(reviewKey(), JSON.stringify(reviews)); } catch (e) { /* private mode: not kept */ }
+}
+
+function restoreReview() {
+  let reviews = null;
+  try { reviews = JSON.parse(localStorage.getItem(reviewKey()) || "null"); } catch (e) { reviews = null; }
+  if (!reviews) return;
+  S.node.lineNodes().forEach((n, i) => {
+    const r = reviews[i];
+    if (r && r.move === n.move) n.review = r;
+  });
+}
+
+// Reviews every move of the line shown that has no review yet, one
+// `review` at a time in the Worker: the page stays live, and going
+// elsewhere stops it (what is reviewed stays).
+function reviewGame() {
+  obsolete();
+  const nodes = S.node.lineNodes().slice(1).filter((n) => n.move !== "pass" && !n.review);
+  S.reviewing = { done: 0, total: nodes.length };
+  render();
+  return job(async (epoch) => {
+    try {
+      for (const n of nodes) {
+        const st = await syncTo(n.parent);
+        check(epoch);
+        const r = parseReview(await search(`review ${n.move} ${REVIEW.depth} ${REVIEW.exact}`));
+        check(epoch);
+        if (r) n.review = { ...r, side: st.side };
+        S.reviewing.done += 1;
+        render();
+      }
+      saveReview();
+    } finally {
+      S.reviewing = null;
+      render();
+    }
+    refresh();
+  });
+}
+
+function isMistake(n) {
+  return n.review && MARKS[n.review.cls] !== undefined;
+}
+
+function nextMistake() {
+  const line = S.node.lineNodes();
+  const after = line.slice(line.indexOf(S.node) + 1).find(isMistake);
+  const target = after || line.find(isMistake);
+  if (target) goTo(target);
+}
+
+// Practice: the position before each of the mistakes, in turn, for the
+// human side(s); a move tried there is reviewed and judged, not played.
+function startPractice() {
+  const list = S.node.lineNodes().filter((n) => isMistake(n) && sideIsHuman(n.review.side));
+  if (!list.length) return message("No mistakes of yours to practise.");
+  S.practice = { list, i: 0, last: null };
+  goTo(list[0].parent);
+  renderReview();
+}
+
+function practiceTry(sq) {
+  const p = S.practice;
+  const mistake = p.list[p.i];
+  const node = mistake.parent;
+  obsolete();
+  p.last = { good: null, text: `${sq}: checking…` };
+  renderReview();
+  job(async (epoch) => {
+    await syncTo(node);
+    check(epoch);
+    const r = parseReview(await search(`review ${sq} ${REVIEW.depth} ${REVIEW.exact}`));
+    check(epoch);
+    if (!r) return;
+    const good = r.bestValue - r.value <= PRACTICE_TOLERANCE;
+    p.last = {
+      good,
+      text: good
+        ? `${sq} is as good as the best (${r.best} ${fmt(r.bestValue)}).`
+        : `${sq} loses ${r.loss.toFixed(1)} discs against ${r.best}: try again.`,
+    };
+    if (!good) return renderReview();
+    p.i += 1;
+    if (p.i < p.list.length) return goTo(p.list[p.i].parent);
+    S.practice = null;
+    message(`${p.last.text} That was the last mistake to practise.`);
+    render();
+  });
+}
+
+function fmt(v) {
+  return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(1)}`;
+}
+
+function renderReview() {
+  const el = $("#review-status");
+  const any = S.node.lineNodes().some((n) => n.review);
+  $("#next-mistake").disabled = !S.node.lineNodes().some(isMistake);
+  $("#practice").disabled = !S.node.lineNodes().some(isMistake);
+  const parts = [];
+  if (S.reviewing) parts.push(`Reviewing: ${S.reviewing.done} of ${S.reviewing.total} moves…`);
+  if (any) {
+    const t = reviewTally();
+    for (const side of Object.keys(t)) {
+      const s = t[side];
+      parts.push(`${cap(side)}: accuracy ${(s.acc / s.moves).toFixed(1)}, ${s.inaccuracy} ?!, ${s.mistake} ?, ${s.blunder} ??.`);
+    }
+    const r = S.node.review;
+    if (r && !S.practice) {
+      parts.push(`${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}: ${r.cls}${r.loss > 0 ? `, ${r.loss.toFixed(1)} discs lost; best ${r.best} ${fmt(r.bestValue)}` : ""}.`);
+    }
+  }
+  const p = S.practice;
+  if (p) {
+    if (p.last) parts.push(p.last.text);
+    if (!p.last || p.last.good !== false) {
+      parts.push(`Practice ${p.i + 1} of ${p.list.length}: ${cap(p.list[p.i].review.side)} played ${p.list[p.i].move} here; find a better move.`);
+    }
+  }
+  el.textContent = parts.join(" ");
+  el.dataset.state = S.reviewing ? "reviewing" : p ? "practice" : any ? "reviewed" : "none";
+  if (p && p.last && p.last.good !== null) el.dataset.result = p.last.good ? "good" : "worse";
+  else delete el.dataset.result;
+}
+
 // ---- user actions ----
 
 function playHuman(sq) {
   const st = S.node.state;
   if (!st || st.over || !st.legal.includes(sq) || !sideIsHuman(st.side)) return;
+  if (S.practice && S.node === S.practice.list[S.practice.i].parent) return practiceTry(sq);
   S.node = S.node.child(sq);
   refresh();
 }
@@ -249,6 +426,7 @@ function goTo(node) {
   if (!node || node === S.node) return;
   S.thinking = null;
   S.node = node;
+  if (S.practice && node !== S.practice.list[S.practice.i].parent) S.practice = null;
   refresh();
 }
 
@@ -316,6 +494,7 @@ function loadTranscript(text) {
     S.synced = null;
     S.root = root;
     S.node = node;
+    restoreReview();
     message(`Loaded ${parsed.moves.length} moves.`);
     refresh();
   });
@@ -424,6 +603,7 @@ function render() {
   renderThinking();
   renderMoves();
   renderGraph();
+  renderReview();
   $("#transcript").textContent = transcript();
   $("#obf").textContent = obf();
   $("#hint-info").textContent = hints ? (hints.book ? "book values" : `hints: depth ${hints.depth}${hints.values.every((v) => v.kind === "exact") ? " (exact)" : ""}`) : "";
@@ -495,7 +675,8 @@ function renderMoves() {
     const item = document.createElement("button");
     item.className = "ply" + (n === S.node ? " current" : "");
     item.dataset.ply = i + 1;
-    item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}`;
+    item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
+    if (n.review) item.dataset.class = n.review.cls;
     item.addEventListener("click", () => goTo(n));
     list.appendChild(item);
     const others = n.parent.children.filter((c) => c !== n);
@@ -541,8 +722,26 @@ function renderGraph() {
     `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" class="axis"/>` +
     `<text x="6" y="14" class="label">black +${maxV}</text><text x="6" y="${H - 6}" class="label">${S.variant === "classic" ? "red" : "white"} +${maxV}</text>` +
     `<line x1="${x(cur)}" y1="0" x2="${x(cur)}" y2="${H}" class="cursor"/>` +
-    (path ? `<path d="${path}" class="eval"/>` : "") + dots;
+    (path ? `<path d="${path}" class="eval"/>` : "") + dots + lossPaths(nodes, x, H, pad);
   svg.dataset.points = nodes.filter((m) => m.value).length;
+}
+
+// With "Loss graph": each side's discs lost so far, from the bottom up
+// (black dashed, the second colour dotted), on a scale of its own.
+function lossPaths(nodes, x, H, pad) {
+  if (!S.showLoss || !nodes.some((n) => n.review)) return "";
+  const sums = { black: 0, second: 0 };
+  const pts = { black: [], second: [] };
+  nodes.forEach((n, i) => {
+    if (n.review) sums[n.review.side === "black" ? "black" : "second"] += n.review.loss;
+    pts.black.push([i, sums.black]);
+    pts.second.push([i, sums.second]);
+  });
+  const top = Math.max(8, sums.black, sums.second);
+  const y = (v) => H - pad - (v / top) * (H - 2 * pad);
+  const d = (p) => p.map(([i, v], k) => `${k ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
+  return `<path d="${d(pts.black)}" class="loss-black"/><path d="${d(pts.second)}" class="loss-second"/>` +
+    `<text x="${x(nodes.length - 1).toFixed(0)}" y="${H - 6}" text-anchor="end" class="label">discs lost: black ${sums.black.toFixed(1)}, ${S.variant === "classic" ? "red" : "white"} ${sums.second.toFixed(1)}</text>`;
 }
 
 function graphClick(event) {
@@ -674,9 +873,13 @@ function controls() {
   $("#setup-cancel").addEventListener("click", () => finishEditing(false));
   $("#setup-clear").addEventListener("click", () => { S.editing.board = Array(64).fill("-"); render(); });
   $("#graph").addEventListener("click", graphClick);
+  $("#review").addEventListener("click", reviewGame);
+  $("#next-mistake").addEventListener("click", nextMistake);
+  $("#practice").addEventListener("click", startPractice);
+  $("#show-loss").addEventListener("change", () => { S.showLoss = $("#show-loss").checked; renderGraph(); });
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select")) return;
-    const keys = { ArrowLeft: back, ArrowRight: forward, ArrowUp: first, ArrowDown: last, Home: first, End: last };
+    const keys = { ArrowLeft: back, ArrowRight: forward, ArrowUp: first, ArrowDown: last, Home: first, End: last, n: nextMistake };
     if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
   });
 }
@@ -709,6 +912,7 @@ window.mollett = {
   obf: () => obf(),
   loadTranscript,
   loadSetup,
+  get reviews() { return S.node.lineNodes().slice(1).map((n) => n.review || null); },
   ping: () => "pong",
 };
 
