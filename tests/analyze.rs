@@ -206,6 +206,47 @@ fn text_json_and_summary_agree() {
         };
         assert!(row.contains(&format!("{}{mark} ", r.mv)), "{row}");
     }
+    // The GGF records: each move's value in its `/eval`, each marked move
+    // with its best move in the comment.
+    let ggf_path = dir.join("a.ggf");
+    mollett_ok(&[
+        "analyze",
+        path_str(&out),
+        "--ggf",
+        path_str(&ggf_path),
+        "--quiet",
+    ]);
+    let ggf = mollett::rules::ggf::parse_all(&std::fs::read_to_string(&ggf_path).unwrap()).unwrap();
+    assert_eq!(
+        ggf.len(),
+        json.iter()
+            .map(|r| &r.game)
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    );
+    for r in &json {
+        let g = ggf
+            .iter()
+            .find(|g| {
+                let moves: Vec<Move> = g.moves.iter().map(|m| m.mv).collect();
+                moves.len() >= r.ply
+                    && mollett::rules::moveline::moves_text(&moves[..r.ply]) == r.line
+            })
+            .unwrap_or_else(|| panic!("no GGF game for {r:?}"));
+        assert_eq!(g.moves[r.ply - 1].eval, Some(r.value), "{r:?}");
+        let comment = &g.other.iter().find(|(k, _)| k == "C").expect("a comment").1;
+        let mark = match r.class.as_str() {
+            "inaccuracy" => "?!",
+            "mistake" => "?",
+            "blunder" => "??",
+            _ => continue,
+        };
+        let entry = format!(
+            "{}. {}{mark} {:+.2} (best {} {:+.2})",
+            r.ply, r.mv, r.value, r.best_move, r.best_value
+        );
+        assert!(comment.contains(&entry), "{entry} not in {comment}");
+    }
     // Each player's summary row: games, moves, loss a move and the class
     // counts from the JSON lines.
     let summary = mollett_ok(&["analyze", path_str(&out), "--summary", "--quiet"]);

@@ -4,7 +4,7 @@
 use super::games::StopFlag;
 use clap::Args;
 use mollett::engine::review::ReviewDepth;
-use mollett::review::report::{games_text, summary_text};
+use mollett::review::report::{games_ggf, games_text, summary_text};
 use mollett::review::run::{run, AnalyzeConfig};
 use mollett::rules::Variant;
 use mollett::tournament::types::parse_shard;
@@ -35,6 +35,10 @@ pub struct AnalyzeArgs {
     /// often lost, instead of each game's table.
     #[arg(long)]
     summary: bool,
+    /// Also write the reviewed games as GGF (values in each move, marked
+    /// moves in a comment), replaced whole at the end.
+    #[arg(long, value_name = "FILE")]
+    ggf: Option<PathBuf>,
     /// Write each move's review here (JSON lines) as it is done.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -55,6 +59,15 @@ impl AnalyzeArgs {
     pub fn run(self, variant: Variant, stop: StopFlag) -> Result<(), String> {
         if self.resume && self.out.is_none() {
             return Err("--resume needs --out".into());
+        }
+        if let Some(ggf) = &self.ggf {
+            mollett::files::check_output(ggf).map_err(|e| format!("--ggf {e}"))?;
+            if self.files.iter().chain(&self.out).any(|f| f == ggf) {
+                return Err(format!(
+                    "--ggf {}: is a file this run reads or writes; give another name",
+                    ggf.display()
+                ));
+            }
         }
         if let Some(out) = &self.out {
             mollett::files::check_output(out)?;
@@ -80,6 +93,13 @@ impl AnalyzeArgs {
             progress: !self.quiet,
         };
         let analysis = run(&cfg, &stop())?;
+        if let Some(path) = &self.ggf {
+            let text: String = games_ggf(&analysis.games, &analysis.records)
+                .iter()
+                .map(|g| g.to_string() + "\n")
+                .collect();
+            mollett::files::replace(path, text.as_bytes())?;
+        }
         if self.json {
             for r in &analysis.records {
                 println!("{}", r.to_json());

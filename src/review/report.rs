@@ -2,9 +2,14 @@
 //! classes and each player's figures, or (`--summary`) the players ranked
 //! over all their games and the opening moves most often lost.
 
+use super::games::ReviewGame;
 use super::record::MoveRecord;
-use super::run::GameInfo;
 use crate::engine::review::{Class, Tally};
+use crate::rules::color::{Color, Variant};
+use crate::rules::ggf::GgfGame;
+use crate::rules::moveline::parse_moves;
+use crate::rules::position::Position;
+use crate::rules::square::Move;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -49,7 +54,7 @@ fn tallies<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> BTreeMap<(Strin
 }
 
 /// Every game: a table of its moves, then each side's figures.
-pub fn games_text(games: &[GameInfo], records: &[MoveRecord]) -> String {
+pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
     let mut by_game: BTreeMap<&str, Vec<&MoveRecord>> = BTreeMap::new();
     for r in records {
         by_game.entry(r.game.as_str()).or_default().push(r);
@@ -113,8 +118,13 @@ pub fn games_text(games: &[GameInfo], records: &[MoveRecord]) -> String {
 /// Every player over all their games, ranked by average loss (fewest
 /// discs lost a move first), then the opening moves most often lost.
 pub fn summary_text(records: &[MoveRecord]) -> String {
+    // In one order whatever the files' order (shards read together): sums
+    // of rounded losses then add up to the last bit alike.
+    let mut sorted: Vec<&MoveRecord> = records.iter().collect();
+    sorted.sort_by(|a, b| a.game.cmp(&b.game).then(a.ply.cmp(&b.ply)));
+    let records = sorted;
     let mut players: BTreeMap<&str, (Tally, std::collections::BTreeSet<&str>)> = BTreeMap::new();
-    for r in records {
+    for r in records.iter().copied() {
         if let Some(c) = r.class() {
             let e = players.entry(r.player.as_str()).or_default();
             e.0.add(r.loss, c);
@@ -152,7 +162,7 @@ pub fn summary_text(records: &[MoveRecord]) -> String {
             t.accuracy()
         );
     }
-    let lost = opening_losses(records);
+    let lost = opening_losses(records.iter().copied());
     if !lost.is_empty() {
         let _ = writeln!(
             s,
@@ -190,7 +200,7 @@ pub struct OpeningLoss {
 
 /// Moves of plies up to [`OPENING_PLIES`] that lost at least an
 /// inaccuracy's discs, by position and move, most often first.
-pub fn opening_losses(records: &[MoveRecord]) -> Vec<OpeningLoss> {
+pub fn opening_losses<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> Vec<OpeningLoss> {
     let mut by: BTreeMap<(String, String), OpeningLoss> = BTreeMap::new();
     for r in records {
         let lost = r.class().is_some_and(|c| c >= Class::Inaccuracy);
@@ -213,4 +223,109 @@ pub fn opening_losses(records: &[MoveRecord]) -> Vec<OpeningLoss> {
     let mut out: Vec<OpeningLoss> = by.into_values().collect();
     out.sort_by(|a, b| b.count.cmp(&a.count).then(b.total.total_cmp(&a.total)));
     out
+}
+
+/// Each reviewed game as a GGF record (modern games only: GGF has no
+/// classic board): every move's value in its `/eval` field, and a `C` tag
+/// with each side's accuracy and every marked move with the best move.
+/// Games read back from analysis files are rebuilt from their moves.
+pub fn games_ggf(games: &[ReviewGame], records: &[MoveRecord]) -> Vec<GgfGame> {
+    let mut by_game: BTreeMap<&str, Vec<&MoveRecord>> = BTreeMap::new();
+    for r in records {
+        by_game.entry(r.game.as_str()).or_default().push(r);
+    }
+    let mut out = Vec::new();
+    let mut done = std::collections::HashSet::new();
+    let rebuilt: Vec<ReviewGame> = by_game
+        .iter()
+        .filter(|(id, _)| !games.iter().any(|g| g.id == **id))
+        .filter_map(|(id, moves)| rebuild(id, moves))
+        .collect();
+    for g in games.iter().chain(&rebuilt) {
+        if g.start.variant != Variant::Modern || !done.insert(g.id.as_str()) {
+            continue;
+        }
+        let Some(moves) = by_game.get(g.id.as_str()) else {
+            continue;
+        };
+        let mut ggf = GgfGame::new(g.start);
+        ggf.place = Some("mollett analyze".into());
+        ggf.black = Some(g.black.clone());
+        ggf.white = Some(g.white.clone());
+        let mut pos = g.start;
+        for (i, &mv) in g.moves.iter().enumerate() {
+            let eval = moves.iter().find(|r| r.ply == i + 1).map(|r| r.value);
+            ggf.push(mv, eval, None);
+            pos = pos.play(mv).expect("moves checked when read");
+        }
+        if pos.is_game_over() {
+            let black = if pos.side == Color::Black { 1 } else { -1 };
+            ggf.result = Some(format!("{:+}.000", black * pos.final_score(true)));
+        }
+        let mut c = String::from("mollett analyze:");
+        for ((player, colour), t) in tallies(moves.iter().copied()) {
+            let _ = write!(
+                c,
+                " {player} ({colour}) accuracy {:.1}, {} ?!, {} ?, {} ??;",
+                t.accuracy(),
+                t.inaccuracies,
+                t.mistakes,
+                t.blunders
+            );
+        }
+        for r in moves
+            .iter()
+            .filter(|r| r.class().is_some_and(|c| c >= Class::Inaccuracy))
+        {
+            let mark = r.class().map_or("", |c| c.mark());
+            let _ = write!(
+                c,
+                " {}. {}{mark} {} (best {} {});",
+                r.ply,
+                r.mv,
+                value_text(r.value),
+                r.best_move,
+                value_text(r.best_value)
+            );
+        }
+        ggf.other
+            .push(("C".into(), c.trim_end_matches(';').to_string()));
+        out.push(ggf);
+    }
+    out
+}
+
+/// A game read back from an analysis file: its moves from the last
+/// reviewed move's line, from the start of its variant.
+fn rebuild(id: &str, moves: &[&MoveRecord]) -> Option<ReviewGame> {
+    let last = moves.iter().max_by_key(|r| r.ply)?;
+    let variant = if moves.iter().any(|r| r.color == "red") {
+        Variant::Classic
+    } else {
+        Variant::Modern
+    };
+    let named = |colour: &str| {
+        moves
+            .iter()
+            .find(|r| r.color == colour)
+            .map(|r| r.player.clone())
+    };
+    let start = Position::start(variant, Color::Black);
+    let mut line = parse_moves(&last.line).ok()?;
+    // Forced passes after the last reviewed move, to the end.
+    let mut pos = start;
+    for &m in &line {
+        pos = pos.play(m)?;
+    }
+    while pos.must_pass() {
+        line.push(Move::Pass);
+        pos = pos.play(Move::Pass)?;
+    }
+    Some(ReviewGame {
+        id: id.to_string(),
+        black: named("black").unwrap_or_default(),
+        white: named("white").or_else(|| named("red")).unwrap_or_default(),
+        start,
+        moves: line,
+    })
 }

@@ -31,17 +31,10 @@ pub struct AnalyzeConfig {
     pub progress: bool,
 }
 
-/// A game's players, for the report.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameInfo {
-    pub id: String,
-    pub black: String,
-    pub white: String,
-}
-
 /// What a run found: every reviewed move, in game and ply order.
 pub struct Analysis {
-    pub games: Vec<GameInfo>,
+    /// The games reviewed (not those only read back from analysis files).
+    pub games: Vec<ReviewGame>,
     pub records: Vec<MoveRecord>,
     /// Stopped before the end (Ctrl-C): `--resume` goes on.
     pub interrupted: bool,
@@ -174,14 +167,7 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
     }
     progress.finish();
     Ok(Analysis {
-        games: games
-            .iter()
-            .map(|g| GameInfo {
-                id: g.id.clone(),
-                black: g.black.clone(),
-                white: g.white.clone(),
-            })
-            .collect(),
+        games,
         records,
         interrupted,
     })
