@@ -47,7 +47,7 @@ fn exact_values(engine: &mut Engine, pos: &Position) -> Vec<(Move, i32)> {
         .map(|mv| {
             let next = pos.play(mv).unwrap();
             let v = if next.is_game_over() {
-                next.final_score(true) * -1
+                -next.final_score(true)
             } else if next.must_pass() {
                 engine
                     .search(&next.play(Move::Pass).unwrap(), &limits, &stop)
@@ -445,4 +445,44 @@ fn bad_input_is_refused_with_one_line() {
         assert!(err.trim().lines().count() <= 2, "{a:?}: {err}");
     }
     assert!(!out.exists());
+}
+
+/// WTHOR games are named from `WTHOR.JOU` and `WTHOR.TRN` beside the file
+/// (read here on their own: 16-byte header, 20- and 26-byte Latin-1 names).
+#[test]
+fn wthor_games_are_named_from_the_lists_beside_them() {
+    let names = |file: &str, width: usize| -> Vec<String> {
+        let bytes = std::fs::read(wthor_2017().with_file_name(file)).unwrap();
+        bytes[16..]
+            .chunks(width)
+            .map(|c| {
+                c.iter()
+                    .take_while(|&&b| b != 0)
+                    .map(|&b| b as char)
+                    .collect::<String>()
+            })
+            .map(|s| s.trim().to_string())
+            .collect()
+    };
+    let (players, tournaments) = (names("WTHOR.JOU", 20), names("WTHOR.TRN", 26));
+    let game = &wthor::read(&wthor_2017()).unwrap().games[0];
+    let text = mollett_ok(&[
+        "analyze",
+        path_str(&wthor_2017()),
+        "--shard",
+        "1/5000",
+        "--depth",
+        "2",
+        "--exact",
+        "4",
+        "--quiet",
+    ]);
+    let want = format!(
+        "Game {}:1: {} (black) - {}, {} 2017",
+        path_str(&wthor_2017()),
+        players[game.black as usize],
+        players[game.white as usize],
+        tournaments[game.tournament as usize]
+    );
+    assert_eq!(text.lines().next().unwrap(), want);
 }

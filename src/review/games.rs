@@ -19,6 +19,8 @@ pub struct ReviewGame {
     pub black: String,
     /// The second colour's player (white, or red in classic).
     pub white: String,
+    /// Where it was played, when the file says (WTHOR's tournament, GGF's `PC`).
+    pub event: Option<String>,
     pub start: Position,
     /// Every ply from `start`, passes included.
     pub moves: Vec<Move>,
@@ -92,6 +94,7 @@ pub fn read_games(
             .enumerate()
             .map(|(i, r)| ReviewGame {
                 id: id(i + 1),
+                event: None,
                 start: r.start_position(),
                 black: r.black,
                 white: r.white,
@@ -112,6 +115,7 @@ pub fn read_games(
                 checked(start, &moves).map_err(|e| format!("{at}: {e}"))?;
                 out.push(ReviewGame {
                     id: at,
+                    event: None,
                     black: "black".into(),
                     white: Color::White.name(variant).into(),
                     start,
@@ -140,6 +144,7 @@ fn ggf_game(g: &GgfGame, id: String) -> Result<ReviewGame, String> {
     checked(g.start, &moves).map_err(|e| format!("{id}: {e}"))?;
     Ok(ReviewGame {
         id,
+        event: g.place.clone(),
         black: g.black.clone().unwrap_or_else(|| "black".into()),
         white: g.white.clone().unwrap_or_else(|| "white".into()),
         start: g.start,
@@ -148,11 +153,13 @@ fn ggf_game(g: &GgfGame, id: String) -> Result<ReviewGame, String> {
 }
 
 /// A WTHOR file's games, passes put back where they were forced, the
-/// players named from `WTHOR.JOU` beside the file (numbers without it).
+/// players named from `WTHOR.JOU` beside the file (numbers without it) and
+/// the tournament from `WTHOR.TRN`.
 fn read_wthor(path: &Path) -> Result<Vec<ReviewGame>, String> {
     let file = wthor::read(path)?;
     let folder = path.parent().unwrap_or(Path::new("."));
     let players = read_names(&folder.join("WTHOR.JOU"), 20);
+    let tournaments = read_names(&folder.join("WTHOR.TRN"), 26);
     let name = |n: u16| {
         players
             .get(n as usize)
@@ -178,6 +185,10 @@ fn read_wthor(path: &Path) -> Result<Vec<ReviewGame>, String> {
             let _ = end;
             ReviewGame {
                 id: format!("{shown}:{}", i + 1),
+                event: tournaments
+                    .get(g.tournament as usize)
+                    .filter(|s| !s.is_empty())
+                    .map(|t| format!("{t} {}", file.year)),
                 black: name(g.black),
                 white: name(g.white),
                 start: Position::start(Variant::Modern, Color::Black),

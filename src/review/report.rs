@@ -78,14 +78,18 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
                 .find(|r| r.color == colour)
                 .map(|r| r.player.clone())
         };
-        let (black, white) = match games.iter().find(|g| g.id == id) {
+        let game = games.iter().find(|g| g.id == id);
+        let (black, white) = match game {
             Some(g) => (g.black.clone(), g.white.clone()),
             None => (
                 named("black").unwrap_or_default(),
                 named("white").or_else(|| named("red")).unwrap_or_default(),
             ),
         };
-        let _ = writeln!(s, "Game {id}: {black} (black) - {white}");
+        let event = game
+            .and_then(|g| g.event.as_deref())
+            .map_or(String::new(), |e| format!(", {e}"));
+        let _ = writeln!(s, "Game {id}: {black} (black) - {white}{event}");
         let _ = writeln!(
             s,
             "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6}  class",
@@ -94,7 +98,7 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
         for r in moves {
             let _ = writeln!(
                 s,
-                "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6.2}  {}{}{}",
+                "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6.2}  {}{}",
                 r.ply,
                 r.color,
                 format!("{}{}", r.mv, r.class().map_or("", |c| c.mark())),
@@ -104,7 +108,6 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
                 r.loss,
                 r.class,
                 if r.exact { " (exact)" } else { "" },
-                ""
             );
         }
         for ((player, colour), t) in tallies(moves.iter().copied()) {
@@ -249,7 +252,7 @@ pub fn games_ggf(games: &[ReviewGame], records: &[MoveRecord]) -> Vec<GgfGame> {
             continue;
         };
         let mut ggf = GgfGame::new(g.start);
-        ggf.place = Some("mollett analyze".into());
+        ggf.place = Some(g.event.clone().unwrap_or_else(|| "mollett analyze".into()));
         ggf.black = Some(g.black.clone());
         ggf.white = Some(g.white.clone());
         let mut pos = g.start;
@@ -323,6 +326,7 @@ fn rebuild(id: &str, moves: &[&MoveRecord]) -> Option<ReviewGame> {
     }
     Some(ReviewGame {
         id: id.to_string(),
+        event: None,
         black: named("black").unwrap_or_default(),
         white: named("white").or_else(|| named("red")).unwrap_or_default(),
         start,
