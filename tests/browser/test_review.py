@@ -9,7 +9,9 @@ best move and refusing a worse one, the review kept across a reload.
     MOLLETT=target/ci/mollett python3 tests/browser/test_review.py
 """
 
+import json
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -147,6 +149,39 @@ def main():
         page.wait_for_selector('#review-status[data-state="reviewed"]', timeout=10000)
         again = page.evaluate("() => window.mollett.reviews")
         t.check([g and g["cls"] for g in again] == [w["cls"] for w in want], "the review survives a reload")
+
+        # GGF out: a record `mollett analyze` reads, whose review at the
+        # page's depth is the page's; GGF in: a fresh browser (nothing kept)
+        # shows the file's values and marked moves.
+        with page.expect_download() as d:
+            page.click("#download-ggf")
+        ggf_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"review-{os.getpid()}.ggf")
+        d.value.save_as(ggf_path)
+        ggf_text = open(ggf_path).read()
+        out = subprocess.run([MOLLETT, "analyze", ggf_path, "--depth", str(DEPTH), "--exact", str(EXACT), "--json",
+                              "--quiet"], capture_output=True, text=True)
+        rows = [json.loads(line) for line in out.stdout.splitlines()]
+        t.check(out.returncode == 0 and [r["class"] for r in rows] == [w["cls"] for w in want],
+                "the downloaded GGF is a game mollett analyze reads, reviewed alike", out.stderr[-300:])
+        values = [r["value"] for r in rows]
+        t.check(all(f"/{v:g}]" in ggf_text or f"/{v}]" in ggf_text for v in values[:10]),
+                "the GGF holds each move's value", ggf_text[:300])
+        ctx = browser.new_context()
+        fresh = ctx.new_page()
+        fresh.goto(f"{base}?human=both")
+        fresh.wait_for_selector('#status[data-state="human-to-move"]', timeout=60000)
+        fresh.fill("#paste", ggf_text)
+        fresh.click("#load")
+        fresh.wait_for_function("(t) => document.querySelector('#transcript').textContent === t", arg=GAME,
+                                timeout=60000)
+        fresh.wait_for_function("() => document.querySelector('#review-status').textContent.includes('From the file')",
+                                timeout=10000)
+        shown = fresh.eval_on_selector_all(".ply", "els => els.map(e => e.dataset.class || '')")
+        t.check(shown == [w["cls"] if w["cls"] in MARKS else "" for w in want],
+                "a GGF loaded on a fresh board shows its marked moves", str(shown))
+        t.check(fresh.evaluate("() => +document.querySelector('#graph').dataset.points") >= len(want) // 2,
+                "and its values on the graph")
+        ctx.close()
         t.check(not errors, "no errors on the page", str(errors))
         browser.close()
     native.close()

@@ -3,7 +3,7 @@
 // its GTP commands (engine.js); the page never decides a move's legality.
 
 import { Engine } from "./engine.js";
-import { Node, SQUARES, parseShowboard, parseTranscript, parseSetup, parseInfo, parseHints } from "./game.js";
+import { Node, SQUARES, parseShowboard, parseTranscript, parseSetup, parseInfo, parseHints, parseGgf, ggfOf } from "./game.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth"];
@@ -28,6 +28,8 @@ const S = {
   reviewing: null, // {done, total} while the Review button's job runs
   practice: null, // {list: [nodes], i} while practising mistakes
   showLoss: false, // the graph draws each side's cumulative loss
+  fileReview: null, // {summary} of a review read from a GGF file's comment
+  players: { black: "black", white: "white" }, // a GGF file's names, for the GGF out
 };
 
 // The review's depth in the browser: each move searched to depth 10 and
@@ -304,7 +306,7 @@ function restoreReview() {
 // elsewhere stops it (what is reviewed stays).
 function reviewGame() {
   obsolete();
-  const nodes = S.node.lineNodes().slice(1).filter((n) => n.move !== "pass" && !n.review);
+  const nodes = S.node.lineNodes().slice(1).filter((n) => n.move !== "pass" && (!n.review || n.review.fromFile));
   S.reviewing = { done: 0, total: nodes.length };
   render();
   return job(async (epoch) => {
@@ -388,12 +390,16 @@ function renderReview() {
   $("#practice").disabled = !S.node.lineNodes().some(isMistake);
   const parts = [];
   if (S.reviewing) parts.push(`Reviewing: ${S.reviewing.done} of ${S.reviewing.total} moves…`);
-  if (any) {
+  const fromFile = S.node.lineNodes().some((n) => n.review && n.review.fromFile);
+  if (fromFile && S.fileReview) parts.push(`From the file: ${S.fileReview.summary}. Review fills in the moves it does not mark.`);
+  if (any && !fromFile) {
     const t = reviewTally();
     for (const side of Object.keys(t)) {
       const s = t[side];
       parts.push(`${cap(side)}: accuracy ${(s.acc / s.moves).toFixed(1)}, ${s.inaccuracy} ?!, ${s.mistake} ?, ${s.blunder} ??.`);
     }
+  }
+  if (any) {
     const r = S.node.review;
     if (r && !S.practice) {
       parts.push(`${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}: ${r.cls}${r.loss > 0 ? `, ${r.loss.toFixed(1)} discs lost; best ${r.best} ${fmt(r.bestValue)}` : ""}.`);
@@ -494,10 +500,67 @@ function loadTranscript(text) {
     S.synced = null;
     S.root = root;
     S.node = node;
+    S.fileReview = null;
+    S.players = { black: "black", white: "white" };
     restoreReview();
     message(`Loaded ${parsed.moves.length} moves.`);
     refresh();
   });
+}
+
+// A GGF record in: its moves as a transcript, then each move's value on
+// the graph and the marked moves of `mollett analyze`'s comment in the move
+// list (the review of the moves it does not mark is not in the file:
+// Review fills it in).
+function loadGgf(text) {
+  const g = parseGgf(text);
+  if (g.error) return Promise.resolve(message(`GGF not loaded: ${g.error}.`));
+  const moves = g.moves.filter((m) => m.move !== "pass").map((m) => m.move).join("");
+  return loadTranscript(moves).then(() => {
+    const nodes = S.node.lineNodes();
+    if (transcript(nodes.at(-1)) !== moves) return;
+    S.players = { black: g.black || "black", white: g.white || "white" };
+    g.moves.forEach((m, k) => {
+      const n = nodes[k + 1];
+      if (!n || n.move !== m.move || m.value === null) return;
+      n.value = { black: m.side === "black" ? m.value : -m.value, text: String(m.value), kind: "file" };
+    });
+    for (const m of g.marks) {
+      const n = nodes[m.ply];
+      if (!n || n.move !== m.move || n.review) continue;
+      const loss = Math.round((m.bestValue - m.value) * 100) / 100;
+      n.review = { move: m.move, value: m.value, best: m.best, bestValue: m.bestValue, loss, cls: m.cls, exact: false,
+                   side: m.ply % 2 === 1 ? "black" : "white", fromFile: true };
+    }
+    S.fileReview = g.summary ? { summary: g.summary.replace(/^mollett analyze:\s*/, "") } : null;
+    message(`Loaded ${moves.length / 2} moves from GGF${g.marks.length ? `, ${g.marks.length} marked` : ""}.`);
+    render();
+  });
+}
+
+// The line shown as a GGF file, with its review when there is one.
+function downloadGgf() {
+  const nodes = S.node.lineNodes().slice(1).map((n, i) => ({
+    move: n.move,
+    side: i % 2 === 0 ? "black" : "white",
+    value: n.review ? n.review.value : n.value ? (i % 2 === 0 ? n.value.black : -n.value.black) : null,
+  }));
+  const t = reviewTally();
+  const summary = Object.keys(t).map((side) => {
+    const s = t[side];
+    return ` ${side === "black" ? S.players.black : S.players.white} (${side}) accuracy ${(s.acc / s.moves).toFixed(1)}, ${s.inaccuracy} ?!, ${s.mistake} ?, ${s.blunder} ??`;
+  }).join(";");
+  const marks = S.node.lineNodes().flatMap((n, i) => (isMistake(n)
+    ? [{ ply: i, move: n.move, mark: MARKS[n.review.cls], value: n.review.value, best: n.review.best, bestValue: n.review.bestValue }]
+    : []));
+  const text = ggfOf(nodes, { ...S.players, summary, marks }) + "\n";
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/x-ggf" }));
+  a.download = `mollett-${transcript(S.node.lineNodes().at(-1)).slice(0, 16) || "game"}.ggf`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  message("GGF written.");
 }
 
 function loadSetup(text) {
@@ -865,7 +928,8 @@ function controls() {
     const text = $("#paste").value;
     // A position starts with "setboard" or a board (more squares than a
     // square's two characters); anything else is read as a transcript.
-    if (/^\s*setboard\b/i.test(text) || /^\s*[-XOxo*.]{8,}/.test(text)) loadSetup(text);
+    if (/^\s*\(;/.test(text)) loadGgf(text);
+    else if (/^\s*setboard\b/i.test(text) || /^\s*[-XOxo*.]{8,}/.test(text)) loadSetup(text);
     else loadTranscript(text);
   });
   $("#edit").addEventListener("click", startEditing);
@@ -874,6 +938,7 @@ function controls() {
   $("#setup-clear").addEventListener("click", () => { S.editing.board = Array(64).fill("-"); render(); });
   $("#graph").addEventListener("click", graphClick);
   $("#review").addEventListener("click", reviewGame);
+  $("#download-ggf").addEventListener("click", downloadGgf);
   $("#next-mistake").addEventListener("click", nextMistake);
   $("#practice").addEventListener("click", startPractice);
   $("#show-loss").addEventListener("change", () => { S.showLoss = $("#show-loss").checked; renderGraph(); });

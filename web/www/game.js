@@ -140,3 +140,59 @@ export function parseHints(text) {
     return { move, text: score, score: +score, kind: mark === "book" ? "book" : exact ? "exact" : "search" };
   });
 }
+
+const START = "---------------------------O*------*O---------------------------";
+
+// A GGF game record (one game: NBoard's, GGS's, `mollett analyze --ggf`'s):
+// its moves with the mover's value where it has one (`B[F5/1.25]`), the
+// players, and the review a `C` tag of `mollett analyze` holds (each marked
+// move: "15. b5? -2.12 (best g5 +4.60)"; the sides' figures before them).
+// Games from another start than the standard one are refused.
+export function parseGgf(text) {
+  const t = text.trim();
+  if (!t.startsWith("(;")) return null;
+  const end = t.indexOf(";)");
+  const game = end >= 0 ? t.slice(0, end) : t;
+  const bo = /BO\[8 ([-*O ]+) ([*O])\]/.exec(game);
+  if (bo && (bo[1].replace(/ /g, "") !== START || bo[2] !== "*")) {
+    return { error: "only GGF games from the standard start can be opened here" };
+  }
+  const moves = [];
+  for (const m of game.matchAll(/(?<=[\];])([BW])\[([A-Za-z][1-8]|PA|pa|PASS|pass)(?:\/([^/\]]*))?[^\]]*\]/g)) {
+    const mv = m[2].toLowerCase();
+    const value = m[3] !== undefined && m[3].trim() !== "" && isFinite(+m[3]) ? +m[3] : null;
+    moves.push({ side: m[1] === "B" ? "black" : "white", move: mv.startsWith("pa") ? "pass" : mv, value });
+  }
+  if (!moves.length) return { error: "the GGF record has no moves" };
+  const tag = (name) => { const m = new RegExp(`(?<=[\\];])${name}\\[([^\\]]*)\\]`).exec(game); return m ? m[1] : null; };
+  const comment = tag("C") || "";
+  const marks = [];
+  const CLS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
+  for (const m of comment.matchAll(/(\d+)\. ([a-h][1-8])(\?\?|\?!|\?) ([-+][\d.]+) \(best ([a-h][1-8]) ([-+][\d.]+)\)/g)) {
+    marks.push({ ply: +m[1], move: m[2], cls: CLS[m[3]], value: +m[4], best: m[5], bestValue: +m[6] });
+  }
+  const summary = comment.startsWith("mollett analyze:") ? comment.split(/ \d+\. /)[0].replace(/;$/, "") : null;
+  return { moves, black: tag("PB"), white: tag("PW"), marks, summary };
+}
+
+// The line shown as one GGF record, as `mollett analyze --ggf` writes one:
+// each move's review value (else the graph's value, the mover's view) in
+// its `/eval` field, and a `C` tag with each side's figures and every
+// marked move.
+export function ggfOf(nodes, { black = "black", white = "white", summary = "", marks = [] } = {}) {
+  let s = `(;GM[Othello]PC[Mollett board]PB[${black}]PW[${white}]TY[8]BO[8 ${START} *]`;
+  if (summary || marks.length) {
+    const list = marks.map((m) => ` ${m.ply}. ${m.move}${m.mark} ${sign(m.value)} (best ${m.best} ${sign(m.bestValue)})`);
+    s += `C[${["mollett analyze:" + summary, ...list].join(";").replace(/[\[\]]/g, "")}]`;
+  }
+  for (const n of nodes) {
+    const tagName = n.side === "black" ? "B" : "W";
+    const mv = n.move === "pass" ? "PA" : n.move.toUpperCase();
+    s += n.value === null || n.value === undefined ? `${tagName}[${mv}]` : `${tagName}[${mv}/${n.value}]`;
+  }
+  return s + ";)";
+}
+
+function sign(v) {
+  return `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(2)}`;
+}
