@@ -262,6 +262,71 @@ fn text_json_and_summary_agree() {
             _ => {}
         }
     }
+    // --min-games 2 ranks only players with two games or more.
+    let two = mollett_ok(&[
+        "analyze",
+        path_str(&out),
+        "--summary",
+        "--min-games",
+        "2",
+        "--quiet",
+    ]);
+    let mut games_of: BTreeMap<&str, std::collections::HashSet<&str>> = BTreeMap::new();
+    for r in &json {
+        games_of.entry(&r.player).or_default().insert(&r.game);
+    }
+    for (name, games) in &games_of {
+        assert_eq!(
+            two.contains(&format!(" {name} ")),
+            games.len() >= 2,
+            "{name}: {two}"
+        );
+    }
+    let unranked = games_of.values().filter(|g| g.len() < 2).count();
+    if unranked > 0 {
+        assert!(
+            two.contains(&format!(
+                "({unranked} of {} players with fewer than 2 games not ranked)",
+                games_of.len()
+            )),
+            "{two}"
+        );
+    }
+    // Each game again under another id: every player has twice the games.
+    let twice = dir.join("twice.jsonl");
+    let again: String = json
+        .iter()
+        .map(|r| {
+            MoveRecord {
+                game: format!("{}-again", r.game),
+                ..r.clone()
+            }
+            .to_json()
+                + "\n"
+        })
+        .collect();
+    std::fs::write(&twice, again).unwrap();
+    let both = mollett_ok(&[
+        "analyze",
+        path_str(&out),
+        path_str(&twice),
+        "--summary",
+        "--min-games",
+        "2",
+        "--quiet",
+    ]);
+    for (name, games) in &games_of {
+        let row = both
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")))
+            .unwrap_or_else(|| panic!("{name}: {both}"));
+        assert!(
+            row.split_whitespace()
+                .any(|w| w == (2 * games.len()).to_string()),
+            "{row}"
+        );
+    }
+    assert!(!both.contains("not ranked"), "{both}");
     for (name, (moves, loss, classes)) in players {
         let row = summary
             .lines()

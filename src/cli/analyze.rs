@@ -35,6 +35,10 @@ pub struct AnalyzeArgs {
     /// often lost, instead of each game's table.
     #[arg(long)]
     summary: bool,
+    /// With --summary: rank only players with at least this many games
+    /// (1 to 1000000); the opening figures count everyone's moves.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    min_games: u64,
     /// Also write the reviewed games as GGF (values in each move, marked
     /// moves in a comment), replaced whole at the end.
     #[arg(long, value_name = "FILE")]
@@ -105,7 +109,10 @@ impl AnalyzeArgs {
                 println!("{}", r.to_json());
             }
         } else if self.summary {
-            print!("{}", summary_text(&analysis.records));
+            print!(
+                "{}",
+                summary_text(&analysis.records, self.min_games as usize)
+            );
         } else {
             print!("{}", games_text(&analysis.games, &analysis.records));
         }

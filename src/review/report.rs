@@ -118,9 +118,10 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
     s
 }
 
-/// Every player over all their games, ranked by average loss (fewest
-/// discs lost a move first), then the opening moves most often lost.
-pub fn summary_text(records: &[MoveRecord]) -> String {
+/// Every player with at least `min_games` games, ranked by average loss
+/// over them (fewest discs lost a move first), then the opening moves most
+/// often lost (by every player).
+pub fn summary_text(records: &[MoveRecord], min_games: usize) -> String {
     // In one order whatever the files' order (shards read together): sums
     // of rounded losses then add up to the last bit alike.
     let mut sorted: Vec<&MoveRecord> = records.iter().collect();
@@ -134,9 +135,10 @@ pub fn summary_text(records: &[MoveRecord]) -> String {
             e.1.insert(r.game.as_str());
         }
     }
+    let all = players.len();
     let mut ranked: Vec<_> = players
         .into_iter()
-        .filter(|(_, (t, _))| t.moves > 0)
+        .filter(|(_, (t, games))| t.moves > 0 && games.len() >= min_games)
         .collect();
     ranked.sort_by(|a, b| {
         a.1 .0
@@ -163,6 +165,13 @@ pub fn summary_text(records: &[MoveRecord]) -> String {
             t.mistakes,
             t.blunders,
             t.accuracy()
+        );
+    }
+    if ranked.len() < all {
+        let _ = writeln!(
+            s,
+            "({} of {all} players with fewer than {min_games} games not ranked)",
+            all - ranked.len()
         );
     }
     let lost = opening_losses(records.iter().copied());
