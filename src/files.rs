@@ -200,6 +200,60 @@ fn warn_torn(path: &Path, head: &[u8], len: u64, then: &str) {
 /// under 3 kB. A longer line is skipped without being held in memory.
 pub const MAX_RECORD_LINE: usize = 65_536;
 
+/// Why a line of `len` bytes was skipped by [`read_lines`].
+pub fn too_long(len: u64) -> String {
+    format!("a line of {len} bytes, over the limit of {MAX_RECORD_LINE}")
+}
+
+/// A line read by [`read_bounded_line`].
+pub struct BoundedLine {
+    /// Its first bytes, at most the limit (without the line feed).
+    pub kept: Vec<u8>,
+    /// Its whole length in bytes, without the line feed.
+    pub len: u64,
+    /// A line feed ended it (else the input did).
+    pub ended: bool,
+}
+
+/// The next line of `input`, holding at most `limit` of its bytes: the rest
+/// is read past, not kept, so a huge line cannot exhaust memory. `None` at
+/// the end of the input.
+pub fn read_bounded_line(
+    input: &mut impl std::io::BufRead,
+    limit: usize,
+) -> std::io::Result<Option<BoundedLine>> {
+    let mut kept = Vec::new();
+    let mut len = 0u64;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((len > 0).then_some(BoundedLine {
+                kept,
+                len,
+                ended: false,
+            }));
+        }
+        let end = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..end.unwrap_or(buf.len())];
+        let room = limit - kept.len();
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        len += chunk.len() as u64;
+        let used = end.map_or(buf.len(), |i| i + 1);
+        input.consume(used);
+        if end.is_some() {
+            return Ok(Some(BoundedLine {
+                kept,
+                len,
+                ended: true,
+            }));
+        }
+    }
+}
+
 /// One line of a file read by [`read_lines`].
 pub struct FileLine {
     /// From 1.
@@ -234,41 +288,25 @@ pub fn read_lines(
     let mut whole_len = 0u64;
     let mut number = 0;
     loop {
-        let mut line = Vec::new();
-        let mut len = 0u64;
-        let ended = loop {
-            let buf = match reader.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(io(e)),
-            };
-            if buf.is_empty() {
-                break false;
-            }
-            let end = buf.iter().position(|&b| b == b'\n');
-            let take = end.unwrap_or(buf.len());
-            if len + take as u64 <= limit as u64 {
-                line.extend_from_slice(&buf[..take]);
-            } else {
-                line = Vec::new();
-            }
-            len += take as u64;
-            reader.consume(end.map_or(take, |i| i + 1));
-            if end.is_some() {
-                break true;
-            }
-        };
-        if !ended {
-            if len > 0 && !(len <= limit as u64 && line.trim_ascii().is_empty()) {
-                warn_torn(path, &line, len, then);
-                return Ok(LinesRead {
-                    whole_len,
-                    torn: Some(len),
-                });
-            }
+        let Some(BoundedLine {
+            kept: mut line,
+            len,
+            ended,
+        }) = read_bounded_line(&mut reader, limit).map_err(io)?
+        else {
             return Ok(LinesRead {
                 whole_len,
                 torn: None,
+            });
+        };
+        if !ended {
+            let torn = len > limit as u64 || !line.trim_ascii().is_empty();
+            if torn {
+                warn_torn(path, &line, len, then);
+            }
+            return Ok(LinesRead {
+                whole_len,
+                torn: torn.then_some(len),
             });
         }
         number += 1;

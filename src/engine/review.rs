@@ -151,9 +151,11 @@ pub fn review_move(
         exact,
         ..Limits::default()
     };
+    // From an empty table, so that a move's review depends on its position
+    // only: a resumed or sharded run gives the values an unbroken one does.
+    engine.clear();
     if legal.len() == 1 {
         // Forced: valued for the graph, not judged.
-        engine.clear();
         let value = value_after(engine, pos, played, &limits(depth.depth), stop);
         return MoveReview {
             played,
@@ -165,9 +167,6 @@ pub fn review_move(
             exact,
         };
     }
-    // From an empty table, so that a move's review depends on its position
-    // only: a resumed or sharded run gives the values an unbroken one does.
-    engine.clear();
     let root = engine.search(pos, &limits(depth.depth), stop);
     let (mut best_move, mut best_value) = (root.best, root.score);
     let value = if played == best_move {

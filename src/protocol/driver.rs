@@ -201,30 +201,8 @@ pub(crate) fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
 /// One line without its line feed, at most `MAX_LINE` bytes of it kept;
 /// the flag says more were dropped. `None` at end of input.
 fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<(Vec<u8>, bool)>> {
-    let mut line = Vec::new();
-    let mut overlong = false;
-    let mut any = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(any.then_some((line, overlong)));
-        }
-        any = true;
-        let newline = buf.iter().position(|&b| b == b'\n');
-        let chunk = &buf[..newline.unwrap_or(buf.len())];
-        let room = MAX_LINE - line.len();
-        if chunk.len() > room {
-            overlong = true;
-        }
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = newline.map_or(buf.len(), |i| i + 1);
-        input.consume(used);
-        if newline.is_some() {
-            return Ok(Some((line, overlong)));
-        }
-    }
+    Ok(
+        crate::files::read_bounded_line(input, MAX_LINE)?
+            .map(|l| (l.kept, l.len > MAX_LINE as u64)),
+    )
 }

@@ -117,9 +117,7 @@ pub fn read_analysis_from(
             let raw = match line.text {
                 Ok(raw) => raw,
                 Err(len) => {
-                    log::warn!(
-                        "{at}: skipped: a line of {len} bytes, over the limit of {MAX_RECORD_LINE}"
-                    );
+                    log::warn!("{at}: skipped: {}", crate::files::too_long(len));
                     return;
                 }
             };

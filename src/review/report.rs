@@ -10,6 +10,7 @@ use crate::rules::ggf::GgfGame;
 use crate::rules::moveline::parse_moves;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
+use crate::tournament::report::count;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -22,20 +23,15 @@ fn value_text(v: f64) -> String {
     format!("{v:+.2}")
 }
 
-/// `1 mistake`, `2 mistakes`.
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn tally_text(t: &Tally) -> String {
     format!(
         "{}, loss {:.2} ({:.2} a move), {}, {}, {}, accuracy {:.1}",
-        count(t.moves, "move", "moves"),
+        count(t.moves as u64, "move", "moves"),
         t.total_loss,
         t.average_loss(),
-        count(t.inaccuracies, "inaccuracy", "inaccuracies"),
-        count(t.mistakes, "mistake", "mistakes"),
-        count(t.blunders, "blunder", "blunders"),
+        count(t.inaccuracies as u64, "inaccuracy", "inaccuracies"),
+        count(t.mistakes as u64, "mistake", "mistakes"),
+        count(t.blunders as u64, "blunder", "blunders"),
         t.accuracy()
     )
 }

@@ -328,9 +328,7 @@ pub fn parse_results(path: &Path, reader: impl std::io::BufRead) -> Result<Resul
         let raw = match line.text {
             Ok(raw) => raw,
             Err(len) => {
-                bad.push(format!(
-                    "{at}: skipped: a line of {len} bytes, over the limit of {MAX_RECORD_LINE}"
-                ));
+                bad.push(format!("{at}: skipped: {}", crate::files::too_long(len)));
                 return;
             }
         };

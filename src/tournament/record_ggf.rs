@@ -79,7 +79,7 @@ pub fn read_ggf_file(path: &Path) -> Result<GgfFile, String> {
     let read = read_lines(path, reader, MAX_RECORD_LINE, "", |line| {
         let at = format!("{}:{}", path.display(), line.number);
         let why = match line.text {
-            Err(len) => format!("a line of {len} bytes, over the limit of {MAX_RECORD_LINE}"),
+            Err(len) => crate::files::too_long(len),
             Ok(raw) => {
                 let text = String::from_utf8_lossy(&raw);
                 if text.trim().is_empty() {

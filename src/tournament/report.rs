@@ -167,7 +167,7 @@ pub fn elo_with_interval((e, lo, hi): (f64, f64, f64)) -> String {
 }
 
 /// `1 pair`, `2 pairs`.
-fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
 }
