@@ -29,6 +29,6 @@ export RUSTFLAGS="-C linker=wasm-ld -C link-arg=-zstack-size=33554432"
 out=target/web
 rm -rf "$out"
 mkdir -p "$out"
-cp web/www/* "$out"/
+cp -r web/www/. "$out"/
 cp target/wasm/wasm32-unknown-unknown/web/mollett_web.wasm "$out"/mollett.wasm
 echo "web build: $out/index.html ($(du -sh "$out" | cut -f1) in $out)" >&2
