@@ -23,7 +23,7 @@ SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
 # The first game of WTHOR 2018 (Zhao Jing - Yamakawa Takashi), no passes.
 GAME = ("f5f6e6f4e3c5c6d6e7f7c3c7g3e8b5a4g5b4f8c4d8d3b3f3d2h3e2g4f2d7c8g6a3b6h6h5a7"
         "a6a5c2d1g2h7h8h1g8g7b8h2e1f1b2b7g1a1a2h4a8c1b1")
-DEPTH, EXACT = 10, 16  # the page's review depth (app.js, REVIEW)
+DEPTH, EXACT = 10, 16  # the page's review depth (review.js, REVIEW)
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 t = Failures()

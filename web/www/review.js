@@ -1,0 +1,144 @@
+// Reviewing a game (docs/analyze.md: the engine's `review` command): every
+// move of the line shown judged, the mistakes visited in turn, and practice
+// at the position before each of them.
+
+import { S, sideIsHuman, transcript } from "./state.js";
+import * as storage from "./storage.js";
+import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
+import { render, renderReview, message, fmt } from "./view.js";
+import { goTo } from "./actions.js";
+
+// The review's depth in the browser: each move searched to depth 10 and
+// solved exactly from 16 empties (a second or two a game natively, a few
+// in the Worker at 44 % of its speed). The Worker cannot be interrupted,
+// so a fixed depth is the page's time budget.
+const REVIEW = { depth: 10, exact: 16 };
+// A practice move this close to the best move's value is as good as it.
+const PRACTICE_TOLERANCE = 0.5;
+export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+// `review`'s answer: "c7 +36 a2 +38 2.00 inaccuracy exact".
+export function parseReview(text) {
+  const w = text.trim().split(/\s+/);
+  if (w.length < 6) return null;
+  return { move: w[0], value: +w[1], best: w[2], bestValue: +w[3], loss: +w[4], cls: w[5], exact: w[6] === "exact" };
+}
+
+function moveAccuracy(loss) {
+  return 100 * Math.pow(2, -Math.max(0, loss) / 4);
+}
+
+// Each side's figures over the reviewed moves of the line shown.
+export function reviewTally() {
+  const t = {};
+  for (const n of S.node.lineNodes()) {
+    const r = n.review;
+    if (!r || r.cls === "forced") continue;
+    const side = r.side;
+    const s = (t[side] ||= { moves: 0, loss: 0, acc: 0, inaccuracy: 0, mistake: 0, blunder: 0 });
+    s.moves += 1;
+    s.loss += r.loss;
+    s.acc += moveAccuracy(r.loss);
+    if (r.cls in s) s[r.cls] += 1;
+  }
+  return t;
+}
+
+function reviewKey() {
+  return `mollett-review:${S.variant}:${S.root.setup || ""}:${transcript(S.node.lineNodes().at(-1))}`;
+}
+
+// The line's reviews, kept in this browser so that the game loaded again
+// (a reload of its address, the same transcript pasted) has its review.
+export function saveReview() {
+  const reviews = {};
+  S.node.lineNodes().forEach((n, i) => { if (n.review) reviews[i] = n.review; });
+  storage.save(reviewKey(), reviews);
+}
+
+export function restoreReview() {
+  const reviews = storage.load(reviewKey());
+  if (!reviews) return;
+  S.node.lineNodes().forEach((n, i) => {
+    const r = reviews[i];
+    if (r && r.move === n.move) n.review = r;
+  });
+}
+
+// Reviews every move of the line shown that has no review yet, one
+// `review` at a time in the Worker: the page stays live, and going
+// elsewhere stops it (what is reviewed stays).
+export function reviewGame() {
+  obsolete();
+  const nodes = S.node.lineNodes().slice(1).filter((n) => n.move !== "pass" && (!n.review || n.review.fromFile));
+  S.reviewing = { done: 0, total: nodes.length };
+  render();
+  return job(async (epoch) => {
+    try {
+      for (const n of nodes) {
+        const st = await syncTo(n.parent);
+        check(epoch);
+        const r = parseReview(await search(`review ${n.move} ${REVIEW.depth} ${REVIEW.exact}`));
+        check(epoch);
+        if (r) n.review = { ...r, side: st.side };
+        S.reviewing.done += 1;
+        render();
+      }
+      saveReview();
+    } finally {
+      S.reviewing = null;
+      render();
+    }
+    refresh();
+  });
+}
+
+export function isMistake(n) {
+  return n.review && MARKS[n.review.cls] !== undefined;
+}
+
+export function nextMistake() {
+  const line = S.node.lineNodes();
+  const after = line.slice(line.indexOf(S.node) + 1).find(isMistake);
+  const target = after || line.find(isMistake);
+  if (target) goTo(target);
+}
+
+// Practice: the position before each of the mistakes, in turn, for the
+// human side(s); a move tried there is reviewed and judged, not played.
+export function startPractice() {
+  const list = S.node.lineNodes().filter((n) => isMistake(n) && sideIsHuman(n.review.side));
+  if (!list.length) return message("No mistakes of yours to practise.");
+  S.practice = { list, i: 0, last: null };
+  goTo(list[0].parent);
+  renderReview();
+}
+
+export function practiceTry(sq) {
+  const p = S.practice;
+  const mistake = p.list[p.i];
+  const node = mistake.parent;
+  obsolete();
+  p.last = { good: null, text: `${sq}: checking…` };
+  renderReview();
+  job(async (epoch) => {
+    await syncTo(node);
+    check(epoch);
+    const r = parseReview(await search(`review ${sq} ${REVIEW.depth} ${REVIEW.exact}`));
+    check(epoch);
+    if (!r) return;
+    const good = r.bestValue - r.value <= PRACTICE_TOLERANCE;
+    p.last = {
+      good,
+      text: good
+        ? `${sq} is as good as the best (${r.best} ${fmt(r.bestValue)}).`
+        : `${sq} loses ${r.loss.toFixed(1)} discs against ${r.best}: try again.`,
+    };
+    if (!good) return renderReview();
+    p.i += 1;
+    if (p.i < p.list.length) return goTo(p.list[p.i].parent);
+    S.practice = null;
+    message(`${p.last.text} That was the last mistake to practise.`);
+    render();
+  });
+}

@@ -1,0 +1,77 @@
+// The settings: read from the address parameters at start, then changed by
+// the controls (who plays, the engine's level or time a move, hints).
+
+import { S } from "./state.js";
+import { note } from "./view.js";
+import { refresh } from "./session.js";
+
+const $ = (sel) => document.querySelector(sel);
+const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth"];
+
+// Sets S from the address; a parameter unknown or out of range is noted
+// under the board and the default kept. Returns the `moves` parameter.
+export function readParams() {
+  const q = new URLSearchParams(location.search);
+  const notes = [];
+  for (const key of q.keys()) if (!PARAMS.includes(key)) notes.push(`unknown address parameter "${key}" ignored`);
+  const v = q.get("variant");
+  if (v !== null) {
+    if (v === "modern" || v === "classic") S.variant = v;
+    else notes.push(`variant=${v} is not modern or classic; modern is played`);
+  }
+  const level = q.get("level");
+  if (level !== null) {
+    if (/^\d+$/.test(level) && +level >= 1 && +level <= 60) S.level = +level;
+    else notes.push(`level=${level} is not 1 to 60; level ${S.level} is played`);
+  }
+  const time = q.get("time");
+  if (time !== null) {
+    if (/^\d+(\.\d+)?$/.test(time) && +time > 0 && +time <= 3600) { S.time = +time; }
+    else notes.push(`time=${time} is not 0 to 3600 seconds; ignored`);
+  }
+  const human = q.get("human");
+  if (human !== null) {
+    const map = { black: [true, false], white: [false, true], red: [false, true], both: [true, true], none: [false, false] };
+    if (map[human]) [S.human.black, S.human.second] = map[human];
+    else notes.push(`human=${human} is not black, white, both or none; ignored`);
+  }
+  const hints = q.get("hints");
+  if (hints !== null) {
+    if (hints === "1" || hints === "0") S.hints = hints === "1";
+    else notes.push(`hints=${hints} is not 0 or 1; ignored`);
+  }
+  const hd = q.get("hintdepth");
+  if (hd !== null) {
+    if (/^\d+$/.test(hd) && +hd >= 1 && +hd <= 60) S.hintDepth = +hd;
+    else notes.push(`hintdepth=${hd} is not 1 to 60; ignored`);
+  }
+  for (const n of notes) note(`Note: ${n}.`);
+  return q.get("moves");
+}
+
+// The controls of the settings, set from S and wired to it.
+export function bindSettings() {
+  const humanSel = $("#human");
+  humanSel.value = S.human.black && S.human.second ? "both" : S.human.black ? "black" : S.human.second ? "white" : "none";
+  humanSel.addEventListener("change", () => {
+    const v = humanSel.value;
+    S.human.black = v === "black" || v === "both";
+    S.human.second = v === "white" || v === "both";
+    S.thinking = null;
+    refresh();
+  });
+  const levelSel = $("#level");
+  for (let i = 1; i <= 60; i++) levelSel.add(new Option(`level ${i}`, i));
+  levelSel.add(new Option("time per move", "time"));
+  levelSel.value = S.time !== null ? "time" : S.level;
+  $("#time").value = S.time !== null ? S.time : 1;
+  $("#time").hidden = S.time === null;
+  levelSel.addEventListener("change", () => {
+    if (levelSel.value === "time") { S.time = +$("#time").value || 1; $("#time").hidden = false; }
+    else { S.level = +levelSel.value; S.time = null; $("#time").hidden = true; }
+  });
+  $("#time").addEventListener("change", () => { const t = +$("#time").value; if (t > 0) S.time = t; });
+  const hints = $("#hints");
+  hints.checked = S.hints;
+  hints.addEventListener("change", () => { S.hints = hints.checked; refresh(); });
+}

@@ -1,0 +1,46 @@
+// The page's state, shared by its modules: the settings, the game tree and
+// the position shown, and what the engine session is doing. Each module
+// reads it; the comments say which one writes each field.
+
+export const S = {
+  variant: "modern",
+  human: { black: true, second: false },
+  level: 6, // `level` option, or null when `time` (seconds a move) is used
+  time: null,
+  hints: false,
+  hintDepth: 14, // deepest hint iteration
+  root: null, // Node; root.setup holds setboard arguments for a set-up start
+  node: null, // the position shown
+  engine: null,
+  synced: null, // {root, path} the Worker's game is at, null when unknown
+  epoch: 0, // bumped whenever what the page wants from the engine changes
+  searching: false, // a genmove or hint is running in the Worker
+  thinking: null, // {node, info, moveNow} while the engine chooses a move
+  hintsAt: null, // {node, depth, values} of the last hint answer
+  notes: [],
+  editing: null, // {board, side} in setup mode
+  reviewing: null, // {done, total} while the Review button's job runs
+  practice: null, // {list: [nodes], i} while practising mistakes
+  showLoss: false, // the graph draws each side's cumulative loss
+  fileReview: null, // {summary} of a review read from a GGF file's comment
+  players: { black: "black", white: "white" }, // a GGF file's names, for the GGF out
+};
+
+export function sideIsHuman(side) {
+  return side === "black" ? S.human.black : S.human.second;
+}
+
+// The moves to `node`, passes left out.
+export function transcript(node = S.node) {
+  return node.path().filter((m) => m !== "pass").join("");
+}
+
+// The position as an OBF / setboard string.
+export function obf(node = S.node) {
+  const st = node.state;
+  if (!st) return "";
+  const side = st.over ? "X" : st.side === "black" ? "X" : "O";
+  let s = `${st.board} ${side}`;
+  if (st.supply) s += ` ${st.supply.black} ${st.supply.second}`;
+  return s;
+}

@@ -1,0 +1,260 @@
+// The view: the board, the status line, the engine's thinking, the move
+// list, the graph and the review line, drawn from the page's state. It
+// changes nothing; its clicks go to actions.js.
+
+import { S, sideIsHuman, transcript, obf } from "./state.js";
+import { SQUARES } from "./game.js";
+import { reviewTally, isMistake, MARKS } from "./review.js";
+import { goTo, playHuman, editSquare } from "./actions.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+export function note(text) {
+  S.notes.push(text);
+  const el = $("#notes");
+  el.textContent = S.notes.slice(-3).join(" ");
+}
+
+export function message(text) {
+  $("#message").textContent = text;
+}
+
+export function buildBoard() {
+  const board = $("#board");
+  for (const sq of SQUARES) {
+    const el = document.createElement("button");
+    el.className = "square";
+    el.dataset.square = sq;
+    el.setAttribute("aria-label", sq);
+    el.innerHTML = '<span class="disc"></span><span class="value"></span>';
+    el.addEventListener("click", () => (S.editing ? editSquare(sq) : playHuman(sq)));
+    board.appendChild(el);
+  }
+}
+
+export function render() {
+  const node = S.node;
+  const st = node.state;
+  const editing = S.editing;
+  const humanMove = st && !st.over && !st.mustPass && sideIsHuman(st.side) && !S.thinking && !editing;
+  const hints = S.hintsAt && S.hintsAt.node === node ? S.hintsAt : null;
+  const second = S.variant === "classic" ? "red" : "white";
+  document.body.dataset.variant = S.variant;
+  SQUARES.forEach((sq, i) => {
+    const el = document.querySelector(`[data-square="${sq}"]`);
+    const c = editing ? editing.board[i] : st ? st.board[i] : "-";
+    if (c === "X") el.dataset.disc = "black";
+    else if (c === "O") el.dataset.disc = second;
+    else delete el.dataset.disc;
+    const legal = humanMove && st.legal.includes(sq);
+    el.toggleAttribute("data-legal", legal);
+    const h = hints && legal && (S.hints || hints.book) ? hints.values.find((v) => v.move === sq) : null;
+    const best = hints && hints.values.length ? hints.values[0].score : null;
+    if (h) {
+      el.dataset.value = h.text;
+      el.dataset.kind = h.kind;
+      el.classList.toggle("best", h.score === best);
+      el.querySelector(".value").textContent = h.text;
+    } else {
+      delete el.dataset.value;
+      delete el.dataset.kind;
+      el.classList.remove("best");
+      el.querySelector(".value").textContent = "";
+    }
+    const lastMove = node.move && node.move !== "pass" && node.move === sq;
+    el.classList.toggle("last", !!lastMove);
+  });
+  renderStatus();
+  renderThinking();
+  renderMoves();
+  renderGraph();
+  renderReview();
+  $("#transcript").textContent = transcript();
+  $("#obf").textContent = obf();
+  $("#hint-info").textContent = hints ? (hints.book ? "book values" : `hints: depth ${hints.depth}${hints.values.every((v) => v.kind === "exact") ? " (exact)" : ""}`) : "";
+}
+
+function result(st) {
+  const b = st.discs.black, w = st.discs.second;
+  const second = cap(st.second);
+  if (b === w) return `Game over: a draw, ${b}-${w}.`;
+  return `Game over: ${b > w ? "Black" : second} wins ${Math.max(b, w)}-${Math.min(b, w)}.`;
+}
+
+export function renderStatus() {
+  const el = $("#status");
+  const st = S.node.state;
+  let state, text;
+  if (!S.engine || !st) {
+    state = "loading";
+    text = S.engine ? "…" : "Loading the engine…";
+  } else if (S.editing) {
+    state = "setup";
+    text = "Setting up a position: click squares to cycle empty, black, " + (S.variant === "classic" ? "red" : "white") + ".";
+  } else if (st.over) {
+    state = "game-over";
+    text = result(st);
+    if (st.supply && (st.supply.black === 0 || st.supply.second === 0)) {
+      text += ` ${st.supply.black === 0 ? "Black" : cap(st.second)} ran out of discs.`;
+    }
+  } else if (sideIsHuman(st.side) && !S.thinking) {
+    state = "human-to-move";
+    text = `${cap(st.side)} to move${S.human.black && S.human.second ? "" : " (you)"}.`;
+  } else {
+    state = "engine-thinking";
+    text = S.thinking || !S.node.line ? `Mollett (${st.side}) is thinking…` : `${cap(st.side)} to move (Mollett): ▶ or "Engine move" continues.`;
+  }
+  if (st) {
+    text += ` Black ${st.discs.black}, ${st.second} ${st.discs.second}.`;
+    if (st.supply) text += ` In hand: black ${st.supply.black}, ${st.second} ${st.supply.second}.`;
+  }
+  el.dataset.state = state;
+  el.textContent = text;
+  if (st && st.supply) {
+    $("#supply").hidden = false;
+    $("#supply-black").textContent = st.supply.black;
+    $("#supply-red").textContent = st.supply.second;
+  } else {
+    $("#supply").hidden = true;
+  }
+}
+
+export function renderThinking() {
+  const el = $("#thinking");
+  const t = S.thinking;
+  if (!t || !t.info) {
+    el.textContent = t ? "thinking…" : "";
+    return;
+  }
+  const i = t.info;
+  const what = i.stage === "exact" ? "exact" : i.stage === "selective" ? `selective ${i.depth}` : `depth ${i.depth}`;
+  const nps = i.secs > 0 ? ` ${(i.nodes / i.secs / 1e6).toFixed(1)} M nodes/s` : "";
+  el.textContent = `${what}  ${i.scoreText}  ${i.pv.join(" ")}  (${i.nodes} nodes${nps})`;
+}
+
+export function renderMoves() {
+  const list = $("#moves");
+  list.textContent = "";
+  const line = S.node.lineNodes().slice(1);
+  line.forEach((n, i) => {
+    const item = document.createElement("button");
+    item.className = "ply" + (n === S.node ? " current" : "");
+    item.dataset.ply = i + 1;
+    item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
+    if (n.review) item.dataset.class = n.review.cls;
+    item.addEventListener("click", () => goTo(n));
+    list.appendChild(item);
+    const others = n.parent.children.filter((c) => c !== n);
+    if (others.length) {
+      const alt = document.createElement("span");
+      alt.className = "alts";
+      alt.append("(");
+      others.forEach((o, k) => {
+        const b = document.createElement("button");
+        b.className = "alt";
+        b.textContent = o.move;
+        b.title = "switch to this branch";
+        b.addEventListener("click", () => { n.parent.line = o; goTo(o); });
+        if (k) alt.append(" ");
+        alt.append(b);
+      });
+      alt.append(")");
+      list.appendChild(alt);
+    }
+  });
+}
+
+// The evaluation over the line shown, black's view, clamped to ±32 discs.
+export function renderGraph() {
+  const svg = $("#graph");
+  const nodes = S.node.lineNodes();
+  const W = 600, H = 160, pad = 4;
+  const n = Math.max(nodes.length - 1, 20);
+  const x = (i) => pad + (i / n) * (W - 2 * pad);
+  const maxV = Math.max(8, ...nodes.map((m) => (m.value ? Math.min(32, Math.abs(m.value.black)) : 0)));
+  const y = (v) => H / 2 - (Math.max(-maxV, Math.min(maxV, v)) / maxV) * (H / 2 - pad);
+  let path = "";
+  let dots = "";
+  nodes.forEach((m, i) => {
+    if (!m.value) return;
+    path += `${path ? "L" : "M"}${x(i).toFixed(1)},${y(m.value.black).toFixed(1)}`;
+    dots += `<circle cx="${x(i).toFixed(1)}" cy="${y(m.value.black).toFixed(1)}" r="2.5" data-ply="${i}"><title>ply ${i}: ${m.value.black > 0 ? "+" : ""}${m.value.black} (${m.value.kind})</title></circle>`;
+  });
+  const cur = nodes.indexOf(S.node);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.innerHTML =
+    `<rect x="0" y="0" width="${W}" height="${H / 2}" class="black-half"/>` +
+    `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" class="axis"/>` +
+    `<text x="6" y="14" class="label">black +${maxV}</text><text x="6" y="${H - 6}" class="label">${S.variant === "classic" ? "red" : "white"} +${maxV}</text>` +
+    `<line x1="${x(cur)}" y1="0" x2="${x(cur)}" y2="${H}" class="cursor"/>` +
+    (path ? `<path d="${path}" class="eval"/>` : "") + dots + lossPaths(nodes, x, H, pad);
+  svg.dataset.points = nodes.filter((m) => m.value).length;
+}
+
+// With "Loss graph": each side's discs lost so far, from the bottom up
+// (black dashed, the second colour dotted), on a scale of its own.
+function lossPaths(nodes, x, H, pad) {
+  if (!S.showLoss || !nodes.some((n) => n.review)) return "";
+  const sums = { black: 0, second: 0 };
+  const pts = { black: [], second: [] };
+  nodes.forEach((n, i) => {
+    if (n.review) sums[n.review.side === "black" ? "black" : "second"] += n.review.loss;
+    pts.black.push([i, sums.black]);
+    pts.second.push([i, sums.second]);
+  });
+  const top = Math.max(8, sums.black, sums.second);
+  const y = (v) => H - pad - (v / top) * (H - 2 * pad);
+  const d = (p) => p.map(([i, v], k) => `${k ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
+  return `<path d="${d(pts.black)}" class="loss-black"/><path d="${d(pts.second)}" class="loss-second"/>` +
+    `<text x="${x(nodes.length - 1).toFixed(0)}" y="${H - 6}" text-anchor="end" class="label">discs lost: black ${sums.black.toFixed(1)}, ${S.variant === "classic" ? "red" : "white"} ${sums.second.toFixed(1)}</text>`;
+}
+
+export function graphClick(event) {
+  const svg = $("#graph");
+  const nodes = S.node.lineNodes();
+  const box = svg.getBoundingClientRect();
+  const n = Math.max(nodes.length - 1, 20);
+  const i = Math.round(((event.clientX - box.left) / box.width) * n);
+  if (i >= 0 && i < nodes.length) goTo(nodes[i]);
+}
+
+export function fmt(v) {
+  return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(1)}`;
+}
+
+export function renderReview() {
+  const el = $("#review-status");
+  const any = S.node.lineNodes().some((n) => n.review);
+  $("#next-mistake").disabled = !S.node.lineNodes().some(isMistake);
+  $("#practice").disabled = !S.node.lineNodes().some(isMistake);
+  const parts = [];
+  if (S.reviewing) parts.push(`Reviewing: ${S.reviewing.done} of ${S.reviewing.total} moves…`);
+  const fromFile = S.node.lineNodes().some((n) => n.review && n.review.fromFile);
+  if (fromFile && S.fileReview) parts.push(`From the file: ${S.fileReview.summary}. Review fills in the moves it does not mark.`);
+  if (any && !fromFile) {
+    const t = reviewTally();
+    for (const side of Object.keys(t)) {
+      const s = t[side];
+      parts.push(`${cap(side)}: accuracy ${(s.acc / s.moves).toFixed(1)}, ${s.inaccuracy} ?!, ${s.mistake} ?, ${s.blunder} ??.`);
+    }
+  }
+  if (any) {
+    const r = S.node.review;
+    if (r && !S.practice) {
+      parts.push(`${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}: ${r.cls}${r.loss > 0 ? `, ${r.loss.toFixed(1)} discs lost; best ${r.best} ${fmt(r.bestValue)}` : ""}.`);
+    }
+  }
+  const p = S.practice;
+  if (p) {
+    if (p.last) parts.push(p.last.text);
+    if (!p.last || p.last.good !== false) {
+      parts.push(`Practice ${p.i + 1} of ${p.list.length}: ${cap(p.list[p.i].review.side)} played ${p.list[p.i].move} here; find a better move.`);
+    }
+  }
+  el.textContent = parts.join(" ");
+  el.dataset.state = S.reviewing ? "reviewing" : p ? "practice" : any ? "reviewed" : "none";
+  if (p && p.last && p.last.good !== null) el.dataset.result = p.last.good ? "good" : "worse";
+  else delete el.dataset.result;
+}
