@@ -1,0 +1,90 @@
+// The pages' words in five languages: English, Polish, German, Spanish and
+// Hindi (the languages of the rule texts the project was made from). Each
+// language is a table in i18n/<code>.js with the same keys; `t(key,
+// params)` looks a key up in the chosen language. The language comes from
+// the address's `lang=`, else the first of the browser's languages that we
+// have, else English.
+//
+// A value is a string with {name} placeholders, or, for a count, an object
+// of plural forms chosen by Intl.PluralRules ({one, few, many, other}, as
+// the language needs) with the count in {n}.
+
+export const LANGS = ["en", "pl", "de", "es", "hi"];
+// Each language's name in itself, for the switch.
+export const NAMES = { en: "English", pl: "Polski", de: "Deutsch", es: "Español", hi: "हिन्दी" };
+
+let lang = "en";
+let table = {};
+let english = {};
+
+export function currentLang() {
+  return lang;
+}
+
+// `lang=` wins; then the browser's preferred languages in order ("pl-PL"
+// counts as "pl"); then English.
+export function chooseLang(search = location.search, preferred = navigator.languages || [navigator.language]) {
+  const asked = new URLSearchParams(search).get("lang");
+  if (asked && LANGS.includes(asked.toLowerCase())) return asked.toLowerCase();
+  for (const p of preferred || []) {
+    const code = String(p || "").toLowerCase().split("-")[0];
+    if (LANGS.includes(code)) return code;
+  }
+  return "en";
+}
+
+// Loads a language's table (and English's, which stands in for a key a
+// language lacks: the tests check that none does) and marks the document.
+export async function loadLang(code) {
+  if (!LANGS.includes(code)) code = "en";
+  english = (await import("./i18n/en.js")).default;
+  table = code === "en" ? english : (await import(`./i18n/${code}.js`)).default;
+  lang = code;
+  document.documentElement.lang = code;
+}
+
+// Whether English (the reference table) has the key: lets a page prefer a
+// rule set's own text ("rules.first.h.classic") over the shared one.
+export function has(key) {
+  return key in english;
+}
+
+export function t(key, params = {}) {
+  let value = key in table ? table[key] : english[key];
+  if (value === undefined) return key;
+  if (typeof value === "object") {
+    const form = new Intl.PluralRules(lang).select(Number(params.n));
+    value = value[form] ?? value.other;
+  }
+  return value.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+// Static text marked in the HTML: data-i18n (the text), data-i18n-title,
+// data-i18n-placeholder and data-i18n-label (aria-label).
+export function applyStatic(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+}
+
+// Fills a <select> with the languages (each in its own name) and calls
+// `change(code)` after loading the chosen one; the address keeps `lang=`
+// so that a reload or a copied link stays in that language.
+export function langSwitch(select, change) {
+  select.replaceChildren(...LANGS.map((code) => {
+    const o = document.createElement("option");
+    o.value = code;
+    o.lang = code;
+    o.textContent = NAMES[code];
+    return o;
+  }));
+  select.value = lang;
+  select.addEventListener("change", async () => {
+    await loadLang(select.value);
+    const url = new URL(location.href);
+    url.searchParams.set("lang", lang);
+    history.replaceState(history.state, "", url);
+    change(lang);
+  });
+}
