@@ -23,11 +23,13 @@ import { newGame, first, back, forward, last, undo, redo, startEditing, finishEd
 import { loadTranscript, loadSetup, loadGgf, downloadGgf, copy } from "./records.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
 import { buildBoard, render, renderGraph, graphClick } from "./view.js";
+import { bindLook } from "./look.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 function controls() {
   bindSettings();
+  bindLook(render);
   $("#new-modern").addEventListener("click", () => newGame("modern"));
   $("#new-classic").addEventListener("click", () => newGame("classic"));
   $("#move-now").addEventListener("click", moveNow);

@@ -6,6 +6,9 @@ import { S, sideIsHuman, transcript, obf } from "./state.js";
 import { SQUARES } from "./game.js";
 import { reviewTally, isMistake, MARKS } from "./review.js";
 import { goTo, playHuman, editSquare } from "./actions.js";
+import { buildGrid, setFlipped, describe, updateTabStop } from "./boardgrid.js";
+import { look, formatValue } from "./look.js";
+import { openingOf } from "./openings.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -22,16 +25,7 @@ export function message(text) {
 }
 
 export function buildBoard() {
-  const board = $("#board");
-  for (const sq of SQUARES) {
-    const el = document.createElement("button");
-    el.className = "square";
-    el.dataset.square = sq;
-    el.setAttribute("aria-label", sq);
-    el.innerHTML = '<span class="disc"></span><span class="value"></span>';
-    el.addEventListener("click", () => (S.editing ? editSquare(sq) : playHuman(sq)));
-    board.appendChild(el);
-  }
+  buildGrid($("#board"), (sq) => (S.editing ? editSquare(sq) : playHuman(sq)));
 }
 
 export function render() {
@@ -42,6 +36,7 @@ export function render() {
   const hints = S.hintsAt && S.hintsAt.node === node ? S.hintsAt : null;
   const second = S.variant === "classic" ? "red" : "white";
   document.body.dataset.variant = S.variant;
+  setFlipped($("#board"), look.flipped);
   SQUARES.forEach((sq, i) => {
     const el = document.querySelector(`[data-square="${sq}"]`);
     const c = editing ? editing.board[i] : st ? st.board[i] : "-";
@@ -56,7 +51,7 @@ export function render() {
       el.dataset.value = h.text;
       el.dataset.kind = h.kind;
       el.classList.toggle("best", h.score === best);
-      el.querySelector(".value").textContent = h.text;
+      el.querySelector(".value").textContent = formatValue(h.score);
     } else {
       delete el.dataset.value;
       delete el.dataset.kind;
@@ -65,7 +60,11 @@ export function render() {
     }
     const lastMove = node.move && node.move !== "pass" && node.move === sq;
     el.classList.toggle("last", !!lastMove);
+    describe(sq, { disc: el.dataset.disc, legal, value: h ? formatValue(h.score) : "", last: !!lastMove });
   });
+  updateTabStop(humanMove ? st.legal : []);
+  renderOpening();
+  announceMove(node);
   renderStatus();
   renderThinking();
   renderMoves();
@@ -74,6 +73,24 @@ export function render() {
   $("#transcript").textContent = transcript();
   $("#obf").textContent = obf();
   $("#hint-info").textContent = hints ? (hints.book ? "book values" : `hints: depth ${hints.depth}${hints.values.every((v) => v.kind === "exact") ? " (exact)" : ""}`) : "";
+}
+
+// The named opening of the line shown, in modern games from the start.
+function renderOpening() {
+  const moves = S.variant === "modern" && !S.root.setup ? transcript().match(/../g) || [] : [];
+  const opening = openingOf(moves);
+  $("#opening").textContent = opening ? `Opening: ${opening.name}` : "";
+}
+
+// The move that led to the position shown, said once in a live region for
+// a screen reader (the engine's replies most of all); black moves at odd
+// plies, passes being plies.
+let announced = null;
+function announceMove(node) {
+  if (node === announced) return;
+  announced = node;
+  const mover = node.path().length % 2 ? "Black" : S.variant === "classic" ? "Red" : "White";
+  $("#announce").textContent = node.move ? `${mover} ${node.move === "pass" ? "passed" : `played ${node.move}`}.` : "";
 }
 
 function result(st) {
@@ -131,7 +148,7 @@ export function renderThinking() {
   const i = t.info;
   const what = i.stage === "exact" ? "exact" : i.stage === "selective" ? `selective ${i.depth}` : `depth ${i.depth}`;
   const nps = i.secs > 0 ? ` ${(i.nodes / i.secs / 1e6).toFixed(1)} M nodes/s` : "";
-  el.textContent = `${what}  ${i.scoreText}  ${i.pv.join(" ")}  (${i.nodes} nodes${nps})`;
+  el.textContent = `${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${i.nodes} nodes${nps})`;
 }
 
 export function renderMoves() {
@@ -180,7 +197,7 @@ export function renderGraph() {
   nodes.forEach((m, i) => {
     if (!m.value) return;
     path += `${path ? "L" : "M"}${x(i).toFixed(1)},${y(m.value.black).toFixed(1)}`;
-    dots += `<circle cx="${x(i).toFixed(1)}" cy="${y(m.value.black).toFixed(1)}" r="2.5" data-ply="${i}"><title>ply ${i}: ${m.value.black > 0 ? "+" : ""}${m.value.black} (${m.value.kind})</title></circle>`;
+    dots += `<circle cx="${x(i).toFixed(1)}" cy="${y(m.value.black).toFixed(1)}" r="2.5" data-ply="${i}"><title>ply ${i}: ${formatValue(m.value.black)} (${m.value.kind})</title></circle>`;
   });
   const cur = nodes.indexOf(S.node);
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -221,7 +238,7 @@ export function graphClick(event) {
 }
 
 export function fmt(v) {
-  return `${v > 0 ? "+" : ""}${Number.isInteger(v) ? v : v.toFixed(1)}`;
+  return formatValue(v);
 }
 
 export function renderReview() {
