@@ -40,9 +40,9 @@ function batch(lines, attempt = null) {
 }
 
 // The colour words a text may use, in this language and rule set:
-// {B} {b} {bo} {bd} for black, {S} {s} {so} {sd} for the second colour
-// (white or red): the name at a sentence's start, in a sentence, the form
-// after "of" (genitive, oblique), and "black discs".
+// {B} {b} {bo} {bd} {Bn} for black, {S} {s} {so} {sd} {Sn} for the second
+// colour (white or red): the name at a sentence's start, in a sentence,
+// the form after "of" (genitive, oblique), "black discs", a short label.
 function colours() {
   const p = {};
   for (const [k, who] of [["B", "black"], ["S", variant]]) {
@@ -51,6 +51,7 @@ function colours() {
     p[low] = t(`colour.${who}.w`);
     p[`${low}o`] = t(`colour.${who}.o`);
     p[`${low}d`] = t(`colour.${who}.d`);
+    p[`${k}n`] = t(`colour.${who}.n`);
   }
   return p;
 }
@@ -87,12 +88,17 @@ function el(tag, props = {}, ...children) {
 // hand, as the engine's `showboard` said them.
 function describe(state) {
   const c = colours();
-  const who = state.side === "black" ? c.B : c.S;
-  const status = state.over ? t("st.over") : state.mustPass ? t("st.mustPass", { C: who }) : t("st.toMove", { C: who });
+  const status = state.over ? t("st.over") : t(state.mustPass ? "st.mustPass" : "st.toMove", player(state.side));
   const empty = 64 - state.discs.black - state.discs.second;
   const count = t("st.count", { ...c, nb: state.discs.black, ns: state.discs.second, ne: empty });
   const hand = state.supply ? t("st.hand", { ...c, nb: state.supply.black, ns: state.supply.second }) : "";
   return { status, count, hand };
+}
+
+// The player `side` ("black", "white", "red") as {C} {c} {co}.
+function player(side) {
+  const who = side === "black" ? "black" : variant;
+  return { C: t(`colour.${who}.W`), c: t(`colour.${who}.w`), co: t(`colour.${who}.o`) };
 }
 
 function stepLabel(step) {
@@ -103,8 +109,8 @@ function stepLabel(step) {
 
 // One live example: the board before, the move ringed, a button that
 // plays it through the engine, and what happened.
-function example(ex) {
-  const mini = miniBoard(t(`rules.${ex.id}.h`));
+function example(ex, label) {
+  const mini = miniBoard(label);
   const status = el("div", { className: "ex-status" });
   const count = el("div", { className: "ex-count" });
   const hand = el("div", { className: "ex-hand" });
@@ -132,11 +138,11 @@ function example(ex) {
       let text = "";
       if (action && action.move && before) {
         const turned = turnedBetween(before, state);
-        if (action.move === "pass") text = t("ex.passed", { C: before.side === "black" ? colours().B : colours().S });
+        if (action.move === "pass") text = t("ex.passed", player(before.side));
         else {
           marks.last = action.move;
           marks.turned = turned;
-          text = t("ex.turned", { n: turned.length, list: turned.join(" ") });
+          text = turned.length ? t("ex.turned", { n: turned.length, list: turned.join(" ") }) : t("ex.turnedNone");
         }
         if (state.over) text += " " + t("ex.gameOver");
       } else if (attempt) {
@@ -208,7 +214,7 @@ function render() {
     } else {
       sec.append(...prose(tv(`rules.${section}.body`)));
       if (ex) {
-        const e = example(ex);
+        const e = example(ex, tv(`rules.${section}.h`));
         sec.append(e.fig);
         examples.push(e);
       }

@@ -1,22 +1,27 @@
 // English: the reference table. Every language file has exactly these keys
 // (tests/browser/test_rules.py compares them). A key ending in .modern or
 // .classic is one rule set's own text; rules.js prefers it to the shared
-// key. Placeholders: {B} {b} {bo} {bd} black and {S} {s} {so} {sd} the
-// second colour (white in modern, red in classic) as a name starting a
-// sentence, inside one, after "of", and as "black discs" (colour.*).
+// key. Placeholders: {B} {b} {bo} {bd} {Bn} black and {S} {s} {so} {sd}
+// {Sn} the second colour (white in modern, red in classic): the player's
+// name starting a sentence, inside one, after "of" (genitive, oblique),
+// "black discs", and a short label (colour.*.W/w/o/d/n). A status line
+// gets the player to move as {C} {c} {co}.
 export default {
   "colour.black.W": "Black",
   "colour.black.w": "black",
   "colour.black.o": "black",
   "colour.black.d": "black discs",
+  "colour.black.n": "Black",
   "colour.modern.W": "White",
   "colour.modern.w": "white",
   "colour.modern.o": "white",
   "colour.modern.d": "white discs",
+  "colour.modern.n": "White",
   "colour.classic.W": "Red",
   "colour.classic.w": "red",
   "colour.classic.o": "red",
   "colour.classic.d": "red discs",
+  "colour.classic.n": "Red",
 
   "rules.title.modern": "How to play Reversi (modern rules)",
   "rules.title.classic": "How to play classic Reversi (1880s rules)",
@@ -84,6 +89,7 @@ export default {
   "ex.try": "Try {move}",
   "ex.again": "Again",
   "ex.turned": { one: "{n} disc turned: {list}.", other: "{n} discs turned: {list}." },
+  "ex.turnedNone": "Nothing turned: the first four discs only fill the centre.",
   "ex.passed": "{C} passed.",
   "ex.gameOver": "The game is over.",
   "ex.refused": "The engine refuses {move}: it is not a legal move. Nothing changed.",
@@ -91,6 +97,6 @@ export default {
   "st.toMove": "{C} to move",
   "st.mustPass": "{C} has no move and must pass",
   "st.over": "Game over",
-  "st.count": "{B} {nb} · {S} {ns} · empty {ne}",
-  "st.hand": "In hand: {b} {nb}, {s} {ns}",
+  "st.count": "{Bn} {nb} · {Sn} {ns} · empty {ne}",
+  "st.hand": "In hand: {Bn} {nb} · {Sn} {ns}",
 };

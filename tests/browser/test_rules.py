@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""The "How to play" pages (rules.html) in Debian's headless Chromium: both
+rule sets in all five languages load with <html lang> set and no missing
+or raw string; every language table has English's keys; every example
+board, before and after each step, equals the native engine's for the same
+lines, and what the texts say of them (the disc turned, the squares, the
+counts) holds on the native engine; nothing overflows at phone width; the
+language follows lang= and the browser; screenshots of every page at phone
+width go to target/web-shots/.
+
+    MOLLETT=target/ci/mollett python3 tests/browser/test_rules.py
+"""
+
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from pagecheck import ROOT, Failures, Native, board_of, launch, png_colours, serve  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
+SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
+SHOTS = os.environ.get("MOLLETT_SHOTS", os.path.join(ROOT, "target", "web-shots"))
+LANGS = ["en", "pl", "de", "es", "hi"]
+VARIANTS = ["modern", "classic"]
+PHONE = {"width": 390, "height": 844}
+READY = 'body[data-state="ready"], body[data-state="error"]'
+
+t = Failures()
+
+
+def page_examples(page):
+    """Each example figure: its id, step, state, the discs and dots drawn,
+    the squares marked turned, and its note."""
+    return page.evaluate("""() => [...document.querySelectorAll('figure.example')].map((f) => {
+        const discs = {}, legal = [], turned = [];
+        for (const c of f.querySelectorAll('[data-square]')) {
+            if (c.dataset.disc) discs[c.dataset.square] = c.dataset.disc;
+            if (c.hasAttribute('data-legal')) legal.push(c.dataset.square);
+            if (c.classList.contains('turned')) turned.push(c.dataset.square);
+        }
+        return {id: f.dataset.example, step: +f.dataset.step, state: f.dataset.state, discs,
+                legal: legal.sort(), turned: turned.sort(), note: f.querySelector('.ex-note').textContent,
+                status: f.querySelector('.ex-status').textContent};
+    })""")
+
+
+def native_board(native, lines):
+    for line in lines:
+        native.must(line)
+    return native.must("showboard")
+
+
+def same(view, show, second):
+    discs, legal, _, _ = board_of(show)
+    want = {sq: ("black" if c == "black" else second) for sq, c in discs.items()}
+    return view["discs"] == want and view["legal"] == legal, (want, legal)
+
+
+def counts(show):
+    """(black, second, empty, status line, supplies or None) of a native drawing."""
+    discs, _, status, line = board_of(show)
+    m = re.match(r"black (\d+) (?:white|red) (\d+)(?: supply (\d+) (\d+))?", line)
+    b, s = int(m[1]), int(m[2])
+    supply = (int(m[3]), int(m[4])) if m[3] else None
+    return b, s, 64 - b - s, status, supply
+
+
+# What the texts say of each example, checked on the native engine's
+# position after all its steps (`after`) or before the first (`before`),
+# and on the discs the page marks as turned by the last step.
+def claims(variant, ex_id, native, lines_before, lines_after, turned):
+    second = "red" if variant == "classic" else "white"
+    before = native_board(native, lines_before)
+    after = native_board(native, lines_after)
+    b0, s0, e0, st0, sup0 = counts(before)
+    b1, s1, e1, st1, sup1 = counts(after)
+    discs1 = board_of(after)[0]
+    if ex_id == "first":
+        t.check(discs1.get("d4") == "black" and (b1, s1) == (4, 1) and turned == ["d4"],
+                f"{variant} first: d3 turns d4, black 4 {second} 1", (discs1.get("d4"), b1, s1, turned))
+    elif ex_id == "line":
+        ok, why = native.ask("play a6")
+        t.check(not ok, f"{variant} line: a6 (open line) is refused natively", why)
+        t.check(turned == ["b4", "c4"], f"{variant} line: a4 turns b4 and c4", turned)
+    elif ex_id == "several":
+        t.check(len(turned) == 7 and discs1.get("b4") == "second", f"{variant} several: c3 turns 7 discs, b4 stays",
+                (turned, discs1.get("b4")))
+    elif ex_id == "pass":
+        t.check(st0 == "black to move, must pass",
+                f"{variant} pass: black has no move after eight moves", st0)
+        t.check(st1 == "black to move", f"{variant} pass: after the pass and c1 black moves again", st1)
+    elif ex_id == "supply":
+        t.check(st0 == "black to move, must pass" and sup0 == (0, 1),
+                "classic supply: black is out of discs and must pass", (st0, sup0))
+        board = "".join({"black": "X", "second": "O"}.get(board_of(before)[0].get(f + str(r)), "-")
+                        for r in range(1, 9) for f in "abcdefgh")
+        native.must(f"setboard {board} X 1 0")
+        t.check(native.must("legal") == "g6", "classic supply: with a disc in hand black could play g6")
+        t.check(st1 == "game over" and "g6" in discs1, "classic supply: red plays g6 and the game is over", st1)
+    elif ex_id == "end":
+        t.check(st1 == "game over" and (b1, s1, e1) == (40, 23, 1) and "h8" not in discs1,
+                f"{variant} end: game over 40 to 23 with h8 empty", (st1, b1, s1))
+        if variant == "classic":
+            t.check(sup1 == (0, 1), "classic end: black's 32nd disc, red keeps one in hand", sup1)
+    elif ex_id == "wipe":
+        t.check(st1 == "game over" and (b1, s1, e1) == (15, 0, 49) and s0 == 3 and turned == ["b2", "c3", "d4"],
+                f"{variant} wipe: a1 turns b2 c3 d4, 15 to 0 with 49 empty", (st1, b1, s1, e1, turned))
+    elif ex_id == "placements":
+        want = {"d4": "black", "d5": "black", "e4": "second", "e5": "second"}
+        t.check(discs1 == want and turned == [], "classic placements: parallel centre, nothing turned", discs1)
+    else:
+        t.check(False, f"{variant} {ex_id}: no claim checked for this example")
+
+
+def walk_examples(page, native, variant):
+    """Plays every example through its button, comparing each board with
+    the native engine's for the same lines."""
+    second = "red" if variant == "classic" else "white"
+    defs = page.evaluate("window.mollettRules.examples")
+    t.check(len(defs) == (8 if variant == "classic" else 6), f"{variant}: every example is on the page", len(defs))
+    for ex in defs:
+        fig = f'figure[data-example="{ex["id"]}"]'
+        view = None
+        for k in range(len(ex["steps"]) + 1):
+            view = next(v for v in page_examples(page) if v["id"] == ex["id"])
+            ok, want = same(view, native_board(native, ex["lines"][k]), second)
+            t.check(ok and view["step"] == k, f"{variant} {ex['id']} step {k}: board equals the native engine's",
+                    (view, want))
+            if k > 0 and "try" in ex["steps"][k - 1]:
+                t.check(view["note"] != "" and view["turned"] == [],
+                        f"{variant} {ex['id']}: the tried square is refused on the page", view["note"])
+            if k < len(ex["steps"]):
+                page.click(f"{fig} .ex-step")
+                page.wait_for_selector(f'{fig}[data-step="{k + 1}"][data-state="ready"]', timeout=20000)
+        claims(variant, ex["id"], native, ex["lines"][0], ex["lines"][-1], view["turned"])
+        page.click(f"{fig} .ex-again")
+        page.wait_for_selector(f'{fig}[data-step="0"][data-state="ready"]', timeout=20000)
+
+
+def text_problems(page):
+    """Raw keys or unfilled {placeholders} in the text shown."""
+    return page.evaluate(r"""() => {
+        const bad = [];
+        const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n; (n = walk.nextNode());) {
+            const s = n.textContent.trim();
+            if (/^(rules|ex|st|colour)\.[\w.]+$/.test(s) || /\{\w+\}/.test(s)) bad.push(s.slice(0, 60));
+        }
+        for (const el of document.querySelectorAll('[aria-label]'))
+            if (/^(rules|ex|st|colour)\./.test(el.getAttribute('aria-label'))) bad.push(el.getAttribute('aria-label'));
+        return bad;
+    }""")
+
+
+def overflow(page):
+    """Elements whose content is wider than their box, or that reach past
+    the viewport."""
+    return page.evaluate("""() => {
+        const out = [], vw = document.documentElement.clientWidth;
+        for (const el of document.body.querySelectorAll('*')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0) continue;
+            const name = el.tagName + (el.className ? '.' + el.className : '') + ' ' + (el.textContent || '').slice(0, 30);
+            if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) out.push('overflows: ' + name);
+            if (r.right > vw + 1 || r.left < -1) out.push('past the viewport: ' + name);
+        }
+        if (document.documentElement.scrollWidth > vw + 1) out.push('page scrolls sideways');
+        return out;
+    }""")
+
+
+def main():
+    base = serve(SITE)
+    os.makedirs(SHOTS, exist_ok=True)
+    native = Native(MOLLETT)
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport=PHONE)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        # Every language has exactly English's keys.
+        page.goto(base + "rules.html?lang=en")
+        page.wait_for_selector(READY, timeout=30000)
+        keys = page.evaluate("""async () => {
+            const out = {};
+            for (const l of ['en', 'pl', 'de', 'es', 'hi'])
+                out[l] = Object.keys((await import('./i18n/' + l + '.js')).default).sort();
+            return out;
+        }""")
+        for lang in LANGS:
+            missing = sorted(set(keys["en"]) - set(keys[lang]))
+            extra = sorted(set(keys[lang]) - set(keys["en"]))
+            t.check(not missing and not extra, f"{lang}: the same keys as English", f"missing {missing} extra {extra}")
+
+        for variant in VARIANTS:
+            for lang in LANGS:
+                page.goto(base + f"rules.html?variant={variant}&lang={lang}")
+                page.wait_for_selector(READY, timeout=30000)
+                what = f"{variant} {lang}"
+                t.check(page.evaluate("document.body.dataset.state") == "ready", f"{what}: every example drawn")
+                t.check(page.evaluate("document.documentElement.lang") == lang, f"{what}: <html lang> is {lang}")
+                bad = text_problems(page)
+                t.check(not bad, f"{what}: no raw key or unfilled placeholder shown", bad[:5])
+                over = overflow(page)
+                t.check(not over, f"{what}: nothing overflows at 390 px", over[:5])
+                t.check(page.locator("a.back").get_attribute("href") == f"./?variant={variant}&lang={lang}",
+                        f"{what}: a link back to the board in this rule set and language")
+                shot = os.path.join(SHOTS, f"rules-{variant}-{lang}-phone.png")
+                page.screenshot(path=shot, full_page=True)
+                t.check(png_colours(open(shot, "rb").read()) > 8, f"{what}: screenshot is not blank")
+                if lang == "en":
+                    walk_examples(page, native, variant)
+                else:
+                    # The boards do not depend on the language; the first
+                    # position of each is compared again.
+                    second = "red" if variant == "classic" else "white"
+                    defs = {e["id"]: e for e in page.evaluate("window.mollettRules.examples")}
+                    for view in page_examples(page):
+                        ok, want = same(view, native_board(native, defs[view["id"]]["lines"][0]), second)
+                        t.check(ok, f"{what} {view['id']}: board equals the native engine's", (view, want))
+
+        # The switches: language in place (the address keeps it), rule set
+        # by link; a wide screen lays the example beside its text.
+        page.goto(base + "rules.html?variant=modern&lang=en")
+        page.wait_for_selector(READY, timeout=30000)
+        page.select_option("#lang", "pl")
+        page.wait_for_function("document.documentElement.lang === 'pl'", timeout=10000)
+        page.wait_for_selector(READY, timeout=30000)
+        t.check("lang=pl" in page.url and page.locator("h1").text_content().startswith("Jak grać"),
+                "the language switch changes the page and the address", page.url)
+        page.click('nav.variants a[href*="classic"]')
+        page.wait_for_selector(READY, timeout=30000)
+        t.check(page.evaluate("document.body.dataset.variant") == "classic" and "lang=pl" in page.url,
+                "the rule-set switch opens classic in the same language", page.url)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        over = overflow(page)
+        t.check(not over, "nothing overflows at 1280 px", over[:5])
+        page.screenshot(path=os.path.join(SHOTS, "rules-classic-pl-desktop.png"), full_page=True)
+        t.check(not errors, "no script errors", errors[:3])
+
+        # With no lang=, the browser's language decides; one we lack is English.
+        for locale, want in [("de-DE", "de"), ("hi-IN", "hi"), ("fr-FR", "en")]:
+            ctx = browser.new_context(locale=locale, viewport=PHONE)
+            pg = ctx.new_page()
+            pg.goto(base + "rules.html")
+            pg.wait_for_selector(READY, timeout=30000)
+            t.check(pg.evaluate("document.documentElement.lang") == want, f"browser language {locale} gives {want}")
+            ctx.close()
+        browser.close()
+    native.close()
+    t.exit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+// German (keys and placeholders as in en.js). The players are the colour
+// nouns "Schwarz", "Weiß", "Rot"; discs without article ("zwei weiße
+// Steine"), so no adjective ending depends on the colour.
+export default {
+  "colour.black.W": "Schwarz",
+  "colour.black.w": "Schwarz",
+  "colour.black.o": "Schwarz",
+  "colour.black.d": "schwarze Steine",
+  "colour.black.n": "Schwarz",
+  "colour.modern.W": "Weiß",
+  "colour.modern.w": "Weiß",
+  "colour.modern.o": "Weiß",
+  "colour.modern.d": "weiße Steine",
+  "colour.modern.n": "Weiß",
+  "colour.classic.W": "Rot",
+  "colour.classic.w": "Rot",
+  "colour.classic.o": "Rot",
+  "colour.classic.d": "rote Steine",
+  "colour.classic.n": "Rot",
+
+  "rules.title.modern": "So spielt man Reversi (moderne Regeln)",
+  "rules.title.classic": "So spielt man klassisches Reversi (Regeln der 1880er)",
+  "rules.back": "← Zurück zum Brett",
+  "rules.lang": "Sprache",
+  "rules.variantLabel": "Regeln",
+  "rules.variant.modern": "Modern (Othello)",
+  "rules.variant.classic": "Klassisch (1880er)",
+
+  "rules.intro.modern": "Reversi ist ein Spiel für zwei auf einem Brett mit 8×8 Feldern. Die Steine sind auf einer Seite schwarz und auf der anderen weiß. Du legst Steine und verschiebst sie nie. Steine des Gegners, die du einschließt, drehst du um. Wer am Ende mehr Steine auf dem Brett hat, gewinnt.\nDiese Seite erklärt die modernen Regeln, die gleichen wie bei Othello. Jedes Beispiel unten ist ein spielbares Brett: Drück auf den Knopf, und die Engine spielt den Zug.",
+  "rules.intro.classic": "Klassisches Reversi ist das Spiel, wie es um 1889–1890 in London erschien (J. W. Molletts The Handbook of Reversi und L. Watermans Reversi and Go Bang). Zwei Spieler, Schwarz und Rot, haben je 32 Steine und spielen auf einem leeren Brett mit 8×8 Feldern. Du legst Steine und verschiebst sie nie. Steine des Gegners, die du einschließt, drehst du um. Wer am Ende mehr Steine auf dem Brett hat, gewinnt.\nZwei Regeln unterscheiden es vom modernen Othello: Die ersten vier Steine kommen frei auf die vier Mittelfelder, und wer alle 32 Steine gelegt hat, kann nicht mehr ziehen. Jedes Beispiel unten ist ein spielbares Brett: Drück auf den Knopf, und die Engine spielt den Zug.",
+
+  "rules.start.h": "Das Brett und der Anfang",
+  "rules.start.body.modern": "Die Spalten sind die Buchstaben a bis h, die Reihen die Zahlen 1 bis 8: d3 ist das Feld, auf dem sich Spalte d und Reihe 3 kreuzen.\nZu Beginn liegen vier Steine in der Mitte: d4 und e5 weiß, e4 und d5 schwarz. Schwarz zieht zuerst, danach seid ihr abwechselnd dran. Jeder Zug legt einen neuen Stein auf ein leeres Feld. Auf den Brettern hier und auf der Spielseite markiert ein Punkt jedes Feld, auf das der Spieler am Zug legen darf.",
+  "rules.start.body.classic": "Die Spalten sind die Buchstaben a bis h, die Reihen die Zahlen 1 bis 8: d3 ist das Feld, auf dem sich Spalte d und Reihe 3 kreuzen.\nZu Beginn ist das Brett leer. Jeder Spieler hat 32 Steine im Vorrat. Hier beginnt Schwarz (die alten Bücher sind sich nicht einig, wer anfängt). Jeder Zug nimmt einen Stein aus dem eigenen Vorrat und legt ihn auf ein leeres Feld. Auf den Brettern hier und auf der Spielseite markiert ein Punkt jedes Feld, auf das der Spieler am Zug legen darf.",
+
+  "rules.placements.h": "Die ersten vier Steine: frei in der Mitte",
+  "rules.placements.body": "Die ersten vier Züge gehen auf die vier Mittelfelder d4, e4, d5 und e5, je zwei für jeden Spieler, in beliebiger Reihenfolge. Dabei wird nichts eingeschlossen und nichts umgedreht.\nDie Mitte kann also über Kreuz stehen (jede Farbe auf einer Diagonale, wie bei Othello) oder parallel (jede Farbe in einer Spalte). Ab dem fünften Zug gilt die normale Regel.\nDrück viermal auf den Knopf: Schwarz d4, Rot e4, Schwarz d5, Rot e5. So entsteht die parallele Aufstellung.",
+
+  "rules.first.h.modern": "Der erste Zug: Schwarz legt auf d3",
+  "rules.first.h.classic": "Der fünfte Zug: Schwarz legt auf d3",
+  "rules.first.body.modern": "Zu Beginn hat Schwarz vier legale Felder: d3, c4, f5 und e6. Nimm d3:\n- Das Feld ist leer.\n- Von d3 aus prüfst du alle acht Richtungen. Direkt darunter liegt Weiß auf d4, dahinter Schwarz auf d5.\n- Das ist eine geschlossene Linie: ein oder mehr Steine des Gegners, danach ein eigener. Deshalb ist d3 legal.\n- Dreh die Steine in der Linie um: d4 wird schwarz. Keine andere Richtung ist geschlossen, also ändert sich sonst nichts.\nDanach hat Schwarz 4 Steine und Weiß 1.",
+  "rules.first.body.classic": "Hier wurde die Mitte über Kreuz besetzt: Schwarz auf d5 und e4, Rot auf d4 und e5, wie beim Start von Othello. Im fünften Zug hat Schwarz vier legale Felder: d3, c4, f5 und e6. Nimm d3:\n- Das Feld ist leer.\n- Von d3 aus prüfst du alle acht Richtungen. Direkt darunter liegt Rot auf d4, dahinter Schwarz auf d5.\n- Das ist eine geschlossene Linie: ein oder mehr Steine des Gegners, danach ein eigener. Deshalb ist d3 legal.\n- Dreh die Steine in der Linie um: d4 wird schwarz. Keine andere Richtung ist geschlossen, also ändert sich sonst nichts.\nDanach hat Schwarz 4 Steine und Rot 1.",
+
+  "rules.line.h": "Eine Linie prüfen",
+  "rules.line.body": "Vom gewünschten Feld aus schaust du entlang der Reihe, der Spalte und beider Diagonalen: acht Richtungen. Eine Richtung ist geschlossen, wenn darin ein oder mehr Steine des Gegners liegen und direkt dahinter ein eigener. Alle gegnerischen Steine dazwischen werden umgedreht. Ein Feld, das keine Richtung schließt, ist kein legaler Zug, auch wenn es gegnerische Steine berührt.\nHier ist Schwarz am Zug. Rechts von a4 liegen zwei {sd}, dahinter Schwarz auf d4: geschlossen. Also ist a4 legal und dreht b4 und c4 um. Rechts von a6 liegen zwei {sd}, dahinter ein leeres Feld: Die Linie ist offen. Auf a6 ist kein Punkt, und die Engine lehnt den Zug ab. Probier es zuerst aus.",
+
+  "rules.several.h": "Ein Zug, mehrere Linien",
+  "rules.several.body": "Ein Zug dreht alle geschlossenen Linien auf einmal um: in seiner Reihe, seiner Spalte und auf beiden Diagonalen. Prüf jede der acht Richtungen für sich.\nHier legt Schwarz auf c3. Sieben Richtungen enden an einem schwarzen Stein, darum werden die Steine von {s} darin alle umgedreht. Die achte Richtung, nach links unten, hat einen Stein auf b4 und dahinter das leere Feld a5. Sie ist offen, also wird b4 nicht umgedreht.",
+
+  "rules.pass.h": "Wann du passen musst",
+  "rules.pass.body": "Gibt es für dich kein legales Feld, passt du, und der Gegner zieht noch einmal. Hat auch er keinen Zug, endet die Partie. Passen ist keine freie Wahl: Mit einem legalen Feld musst du ziehen.\nHier hat Schwarz nach acht Zügen keinen einzigen Punkt: Kein Feld schließt etwas ein. Schwarz passt, {s} legt auf c1, und danach kann Schwarz wieder ziehen.",
+
+  "rules.supply.h": "Wenn die Steine ausgehen",
+  "rules.supply.body": "Jeder Spieler hat 32 Steine. Jeder Zug nimmt einen Stein aus dem eigenen Vorrat; Umdrehen ändert keinen Vorrat. Ohne Passen legen beide genau 32 Steine, und das Brett wird voll. Nach einem Passen kann einem Spieler der Vorrat früher ausgehen.\nWer keinen Stein mehr im Vorrat hat, kann nicht ziehen, auch wenn er eine Linie schließen könnte: Er passt, und der Gegner macht die übrigen Züge, solange er kann.\nHier ist der Vorrat von Schwarz leer. Schwarz könnte auf g6 eine Linie schließen, hat aber nichts zu legen und passt. Rot legt seinen letzten Stein auf g6, und die Partie ist zu Ende.",
+
+  "rules.end.h": "Zählen am Ende",
+  "rules.end.body.modern": "Die Partie endet, wenn keiner mehr ziehen kann. Das Brett muss nicht voll sein. Zähl die Steine jeder Farbe auf dem Brett: Mehr Steine gewinnen, gleich viele sind ein Remis. Leere Felder gehören niemandem.\nHier legt Schwarz auf f1, der 59. Zug. Niemand kann auf h8 legen, also endet die Partie mit leerem h8. Schwarz hat 40 Steine, Weiß 23: Schwarz gewinnt 40 zu 23, und h8 zählt für niemanden.",
+  "rules.end.body.classic": "Die Partie endet, wenn keiner mehr ziehen kann. Das Brett muss nicht voll sein. Zähl die Steine jeder Farbe auf dem Brett: Mehr Steine gewinnen, gleich viele sind ein Remis. Leere Felder gehören niemandem, und Steine im Vorrat zählen nicht.\nHier legt Schwarz seinen 32. und letzten Stein auf f1. Auch Rot kann nicht auf h8 legen, also endet die Partie mit leerem h8, und Rot behält einen Stein im Vorrat. Schwarz hat 40 Steine auf dem Brett, Rot 23: Schwarz gewinnt 40 zu 23.",
+
+  "rules.wipe.h": "Eine Farbe verschwindet",
+  "rules.wipe.body": "Verliert eine Farbe alle ihre Steine, kann niemand mehr eine Linie schließen, und die Partie endet sofort, auch wenn der größte Teil des Bretts leer ist.\nHier hat {s} drei Steine, alle auf einer Diagonale. Schwarz legt auf a1 und dreht b2, c3 und d4 um. {S} hat keinen Stein mehr: Schwarz gewinnt 15 zu 0, und 49 Felder bleiben leer.",
+
+  "rules.faq.h": "Fragen",
+  "rules.faq.q1": "Ist das Dame?",
+  "rules.faq.a1": "Nein. Bei Dame wandern die Steine über das Brett, und geschlagene Steine werden übersprungen und entfernt. Bei Reversi bleibt jeder Stein, wo er liegt, und kommt nie vom Brett; er kann nur die Farbe wechseln.",
+  "rules.faq.q2": "Muss das Brett am Ende voll sein?",
+  "rules.faq.a2": "Nein. Die Partie endet, sobald keiner mehr ziehen kann, auch wenn noch Felder frei sind.",
+  "rules.faq.q3": "Kann ein umgedrehter Stein wieder zurückgedreht werden?",
+  "rules.faq.a3": "Ja, jedes Mal, wenn er wieder eingeschlossen wird. Sicher sind nur Steine, die der Gegner nie einschließen kann, etwa ein Stein in einer Ecke.",
+  "rules.faq.q4": "Wem gehören die leeren Felder?",
+  "rules.faq.a4": "Niemandem. Gezählt werden nur die Steine auf dem Brett. Manche Turniere rechnen die leeren Felder dem Sieger zu; das vergrößert den Sieg, ändert aber nie, wer gewonnen hat.",
+  "rules.faq.q5": "Wann ist die Partie unentschieden?",
+  "rules.faq.a5.modern": "Wenn am Ende beide Farben gleich viele Steine haben, zum Beispiel 32 zu 32. Ein Remis durch Wiederholung oder durch ein Zuglimit gibt es nicht: Jeder Zug fügt einen Stein hinzu, also hat eine Partie höchstens 60 Züge.",
+  "rules.faq.a5.classic": "Wenn am Ende beide Farben gleich viele Steine auf dem Brett haben, zum Beispiel 32 zu 32. Ein Remis durch Wiederholung oder durch ein Zuglimit gibt es nicht: Jeder Zug fügt einen Stein hinzu, also hat eine Partie höchstens 64 Züge.",
+  "rules.faq.q6": "Darf ich passen, obwohl ich ziehen kann?",
+  "rules.faq.a6": "Nein. Du passt nur, wenn kein Feld für dich legal ist. Solange ein Punkt auf dem Brett ist, musst du eines dieser Felder nehmen.",
+  "rules.faq.q7.modern": "Ist Reversi dasselbe Spiel wie Othello?",
+  "rules.faq.q7.classic": "Ist klassisches Reversi dasselbe Spiel wie Othello?",
+  "rules.faq.a7.modern": "Das moderne Spiel auf dieser Seite folgt den Othello-Regeln: vier Mittelsteine über Kreuz, Schwarz beginnt. Klassisches Reversi aus den 1880ern unterscheidet sich in zwei Regeln; siehe die Seite zu den klassischen Regeln.",
+  "rules.faq.a7.classic": "Nein. Othello (1973) beginnt immer mit denselben vier Steinen über Kreuz und kennt keine Grenze für die Steine. Klassisches Reversi lässt die ersten vier Steine frei legen und gibt jedem Spieler nur 32. Alles andere ist gleich.",
+
+  "ex.play": "{move} spielen",
+  "ex.pass": "Passen",
+  "ex.try": "{move} versuchen",
+  "ex.again": "Noch einmal",
+  "ex.turned": { one: "{n} Stein umgedreht: {list}.", other: "{n} Steine umgedreht: {list}." },
+  "ex.turnedNone": "Nichts wurde umgedreht: Die ersten vier Steine füllen nur die Mitte.",
+  "ex.passed": "{C} passt.",
+  "ex.gameOver": "Die Partie ist zu Ende.",
+  "ex.refused": "Die Engine lehnt {move} ab: Das ist kein legaler Zug. Nichts hat sich geändert.",
+  "ex.failed": "Die Engine konnte dieses Beispiel nicht spielen: {error}",
+  "st.toMove": "{C} ist am Zug",
+  "st.mustPass": "{C} hat keinen Zug und muss passen",
+  "st.over": "Partie zu Ende",
+  "st.count": "{Bn} {nb} · {Sn} {ns} · leer {ne}",
+  "st.hand": "Im Vorrat: {Bn} {nb} · {Sn} {ns}",
+};

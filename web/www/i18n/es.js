@@ -1,0 +1,97 @@
+// Spanish (keys and placeholders as in en.js). The players are "las
+// negras", "las blancas", "las rojas" (feminine plural, like "fichas"), so
+// every verb and adjective agrees the same way for either colour.
+export default {
+  "colour.black.W": "Las negras",
+  "colour.black.w": "las negras",
+  "colour.black.o": "las negras",
+  "colour.black.d": "fichas negras",
+  "colour.black.n": "Negras",
+  "colour.modern.W": "Las blancas",
+  "colour.modern.w": "las blancas",
+  "colour.modern.o": "las blancas",
+  "colour.modern.d": "fichas blancas",
+  "colour.modern.n": "Blancas",
+  "colour.classic.W": "Las rojas",
+  "colour.classic.w": "las rojas",
+  "colour.classic.o": "las rojas",
+  "colour.classic.d": "fichas rojas",
+  "colour.classic.n": "Rojas",
+
+  "rules.title.modern": "Cómo se juega al Reversi (reglas modernas)",
+  "rules.title.classic": "Cómo se juega al Reversi clásico (reglas de la década de 1880)",
+  "rules.back": "← Volver al tablero",
+  "rules.lang": "Idioma",
+  "rules.variantLabel": "Reglas",
+  "rules.variant.modern": "Moderno (Othello)",
+  "rules.variant.classic": "Clásico (años 1880)",
+
+  "rules.intro.modern": "El Reversi es un juego para dos personas en un tablero de 8×8 casillas. Las fichas son negras por un lado y blancas por el otro. Las fichas se colocan y nunca se mueven. Las fichas del rival que encierras se voltean a tu color. Gana quien tenga más fichas en el tablero al final.\nEsta página explica las reglas modernas, las mismas del Othello. Cada ejemplo de abajo es un tablero de verdad: pulsa su botón y el motor hace la jugada.",
+  "rules.intro.classic": "El Reversi clásico es el juego tal como se publicó en Londres hacia 1889–1890 (The Handbook of Reversi, de J. W. Mollett, y Reversi and Go Bang, de L. Waterman). Dos jugadores, negro y rojo, tienen 32 fichas cada uno y juegan en un tablero vacío de 8×8 casillas. Las fichas se colocan y nunca se mueven. Las fichas del rival que encierras se voltean a tu color. Gana quien tenga más fichas en el tablero al final.\nDos reglas lo distinguen del Othello moderno: las cuatro primeras fichas se colocan libremente en las cuatro casillas centrales, y quien ha gastado sus 32 fichas ya no puede jugar. Cada ejemplo de abajo es un tablero de verdad: pulsa su botón y el motor hace la jugada.",
+
+  "rules.start.h": "El tablero y el comienzo",
+  "rules.start.body.modern": "Las columnas son las letras de la a a la h, y las filas, los números del 1 al 8: d3 es la casilla donde se cruzan la columna d y la fila 3.\nLa partida empieza con cuatro fichas en el centro: blancas en d4 y e5, negras en e4 y d5. Empiezan las negras y luego se juega por turnos. Cada jugada pone una ficha nueva en una casilla vacía. En los tableros de esta página y en la del juego, un punto marca cada casilla donde puede jugar quien tiene el turno.",
+  "rules.start.body.classic": "Las columnas son las letras de la a a la h, y las filas, los números del 1 al 8: d3 es la casilla donde se cruzan la columna d y la fila 3.\nEl tablero empieza vacío. Cada jugador tiene 32 fichas en la mano. Aquí empiezan las negras (los libros antiguos no se ponen de acuerdo sobre quién empieza). Cada jugada toma una ficha de la mano del jugador y la pone en una casilla vacía. En los tableros de esta página y en la del juego, un punto marca cada casilla donde puede jugar quien tiene el turno.",
+
+  "rules.placements.h": "Las cuatro primeras fichas: libres en el centro",
+  "rules.placements.body": "Las cuatro primeras jugadas van a las cuatro casillas centrales, d4, e4, d5 y e5: dos para cada jugador, en cualquier orden. No se encierra nada y no se voltea nada.\nAsí, el centro puede quedar en cruz (cada color en una diagonal, como en el Othello) o en paralelo (cada color en una columna). Desde la quinta jugada rige la regla normal.\nPulsa el botón cuatro veces: negras d4, rojas e4, negras d5, rojas e5. Sale la disposición en paralelo.",
+
+  "rules.first.h.modern": "La primera jugada: las negras juegan d3",
+  "rules.first.h.classic": "La quinta jugada: las negras juegan d3",
+  "rules.first.body.modern": "Al empezar, las negras tienen cuatro casillas válidas: d3, c4, f5 y e6. Elige d3:\n- La casilla está vacía.\n- Mira desde d3 en las ocho direcciones. Hacia abajo está primero la ficha blanca de d4 y después la negra de d5.\n- Es una línea cerrada: una o más fichas del rival y después una tuya. Por eso d3 es válida.\n- Voltea las fichas de dentro de la línea: d4 pasa a ser negra. Ninguna otra dirección está cerrada, así que no cambia nada más.\nDespués, las negras tienen 4 fichas y las blancas 1.",
+  "rules.first.body.classic": "Aquí el centro se llenó en cruz: negras en d5 y e4, rojas en d4 y e5, igual que al empezar el Othello. En la quinta jugada, las negras tienen cuatro casillas válidas: d3, c4, f5 y e6. Elige d3:\n- La casilla está vacía.\n- Mira desde d3 en las ocho direcciones. Hacia abajo está primero la ficha roja de d4 y después la negra de d5.\n- Es una línea cerrada: una o más fichas del rival y después una tuya. Por eso d3 es válida.\n- Voltea las fichas de dentro de la línea: d4 pasa a ser negra. Ninguna otra dirección está cerrada, así que no cambia nada más.\nDespués, las negras tienen 4 fichas y las rojas 1.",
+
+  "rules.line.h": "Comprobar una línea",
+  "rules.line.body": "Desde la casilla que quieres, mira a lo largo de la fila, la columna y las dos diagonales: ocho direcciones. Una dirección está cerrada cuando tiene una o más fichas del rival y, justo detrás, una tuya. Todas las fichas del rival que quedan en medio se voltean. Una casilla que no cierra ninguna dirección no es una jugada válida, aunque toque fichas del rival.\nAquí juegan las negras. A la derecha de a4 hay dos {sd} y después una negra en d4: la línea está cerrada, así que a4 es válida y voltea b4 y c4. A la derecha de a6 hay dos {sd} y después una casilla vacía: la línea está abierta. En a6 no hay punto y el motor rechaza la jugada. Pruébala primero.",
+
+  "rules.several.h": "Una jugada, varias líneas",
+  "rules.several.body": "Una jugada voltea a la vez todas las líneas cerradas: en su fila, en su columna y en las dos diagonales. Comprueba cada una de las ocho direcciones por separado.\nAquí las negras juegan c3. Siete direcciones terminan en una ficha negra, así que se voltean todas sus {sd}. La octava, hacia abajo y a la izquierda, tiene una ficha en b4 y después la casilla vacía a5. Está abierta, así que b4 no se voltea.",
+
+  "rules.pass.h": "Cuándo hay que pasar",
+  "rules.pass.body": "Si no tienes ninguna casilla válida, tienes que pasar y el rival vuelve a jugar. Si el rival tampoco puede, la partida termina. No puedes pasar mientras tengas una casilla válida.\nAquí, después de ocho jugadas, las negras no tienen ningún punto: ninguna casilla encierra nada. Las negras pasan, {s} juegan c1 y las negras ya pueden volver a jugar.",
+
+  "rules.supply.h": "Cuando se acaban las fichas",
+  "rules.supply.body": "Cada jugador tiene 32 fichas. Cada jugada gasta una ficha de la mano del jugador; voltear fichas no cambia la mano de nadie. Sin pases, los dos jugadores gastan exactamente 32 y el tablero se llena. Después de un pase, un jugador puede quedarse antes sin fichas.\nQuien no tiene fichas en la mano no puede jugar, aunque pudiera cerrar una línea: pasa, y el rival hace las jugadas que quedan mientras pueda.\nAquí las negras tienen la mano vacía. Podrían cerrar una línea en g6, pero no tienen nada que colocar, así que pasan. Las rojas juegan g6 con su última ficha y la partida termina.",
+
+  "rules.end.h": "El recuento final",
+  "rules.end.body.modern": "La partida termina cuando ninguno de los dos puede jugar. El tablero no tiene por qué estar lleno. Cuenta las fichas de cada color en el tablero: gana quien tenga más, y con el mismo número hay empate. Las casillas vacías no son de nadie.\nAquí las negras juegan f1, la jugada 59. Nadie puede jugar en h8, así que la partida termina con h8 vacía. Las negras tienen 40 fichas y las blancas 23: ganan las negras por 40 a 23, y h8 no cuenta para nadie.",
+  "rules.end.body.classic": "La partida termina cuando ninguno de los dos puede jugar. El tablero no tiene por qué estar lleno. Cuenta las fichas de cada color en el tablero: gana quien tenga más, y con el mismo número hay empate. Las casillas vacías no son de nadie, y las fichas que quedan en la mano no cuentan.\nAquí las negras colocan en f1 su ficha número 32, la última. Las rojas tampoco pueden jugar en h8, así que la partida termina con h8 vacía y una ficha roja todavía en la mano. Las negras tienen 40 fichas en el tablero y las rojas 23: ganan las negras por 40 a 23.",
+
+  "rules.wipe.h": "Un color eliminado",
+  "rules.wipe.body": "Si un color pierde todas sus fichas, ya nadie puede cerrar ninguna línea y la partida termina en el acto, aunque casi todo el tablero esté vacío.\nAquí {s} tienen tres fichas, todas en una diagonal. Las negras juegan a1 y voltean b2, c3 y d4. {S} ya no tienen ninguna ficha: ganan las negras por 15 a 0, con 49 casillas vacías.",
+
+  "rules.faq.h": "Preguntas",
+  "rules.faq.q1": "¿Esto son las damas?",
+  "rules.faq.a1": "No. En las damas las piezas se mueven y capturan saltando por encima de otras. En el Reversi una ficha nunca se mueve ni sale del tablero: colocas una ficha nueva y volteas las que encierra.",
+  "rules.faq.q2": "¿Tiene que estar lleno el tablero al final?",
+  "rules.faq.a2": "No. La partida termina en cuanto ninguno de los dos puede jugar, aunque queden casillas vacías.",
+  "rules.faq.q3": "¿Puede una ficha volteada volver a voltearse?",
+  "rules.faq.a3": "Sí, cada vez que vuelva a quedar encerrada. Solo están a salvo las fichas que el rival nunca podrá encerrar, como una ficha en una esquina.",
+  "rules.faq.q4": "¿De quién son las casillas vacías?",
+  "rules.faq.a4": "De nadie. Solo se cuentan las fichas del tablero. Algunos torneos dan las casillas vacías al ganador; eso agranda la victoria, pero nunca cambia quién gana.",
+  "rules.faq.q5": "¿Cuándo hay empate?",
+  "rules.faq.a5.modern": "Cuando al final los dos colores tienen el mismo número de fichas, por ejemplo 32 a 32. No hay empate por repetición ni por límite de jugadas: cada jugada añade una ficha, así que una partida tiene como mucho 60 jugadas.",
+  "rules.faq.a5.classic": "Cuando al final los dos colores tienen el mismo número de fichas en el tablero, por ejemplo 32 a 32. No hay empate por repetición ni por límite de jugadas: cada jugada añade una ficha, así que una partida tiene como mucho 64 jugadas.",
+  "rules.faq.q6": "¿Puedo pasar si tengo una jugada válida?",
+  "rules.faq.a6": "No. Solo pasas cuando ninguna casilla es válida para ti. Mientras haya un punto en el tablero, tienes que jugar en una de esas casillas.",
+  "rules.faq.q7.modern": "¿El Reversi es el mismo juego que el Othello?",
+  "rules.faq.q7.classic": "¿El Reversi clásico es el mismo juego que el Othello?",
+  "rules.faq.a7.modern": "El juego moderno de esta página sigue las reglas del Othello: las cuatro fichas centrales en cruz, y empiezan las negras. El Reversi clásico de la década de 1880 se diferencia en dos reglas; mira la página de las reglas clásicas.",
+  "rules.faq.a7.classic": "No. El Othello (1973) empieza siempre con las mismas cuatro fichas en cruz y no limita las fichas. El Reversi clásico deja colocar libremente las cuatro primeras fichas y da a cada jugador solo 32. Todo lo demás es igual.",
+
+  "ex.play": "Jugar {move}",
+  "ex.pass": "Pasar",
+  "ex.try": "Probar {move}",
+  "ex.again": "Otra vez",
+  "ex.turned": { one: "{n} ficha volteada: {list}.", other: "{n} fichas volteadas: {list}." },
+  "ex.turnedNone": "No se ha volteado nada: las cuatro primeras fichas solo llenan el centro.",
+  "ex.passed": "{C} pasan.",
+  "ex.gameOver": "La partida ha terminado.",
+  "ex.refused": "El motor rechaza {move}: no es una jugada válida. No ha cambiado nada.",
+  "ex.failed": "El motor no pudo jugar este ejemplo: {error}",
+  "st.toMove": "Juegan {c}",
+  "st.mustPass": "{C} no tienen jugada y deben pasar",
+  "st.over": "Partida terminada",
+  "st.count": "{Bn} {nb} · {Sn} {ns} · vacías {ne}",
+  "st.hand": "En la mano: {Bn} {nb} · {Sn} {ns}",
+};
