@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from pagecheck import ROOT, Failures, Native, board_of, launch, png_colours, serve  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError, sync_playwright  # noqa: E402
 
 MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
 SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
@@ -121,22 +121,30 @@ def walk_examples(page, native, variant):
     defs = page.evaluate("window.mollettRules.examples")
     t.check(len(defs) == (8 if variant == "classic" else 6), f"{variant}: every example is on the page", len(defs))
     for ex in defs:
-        fig = f'figure[data-example="{ex["id"]}"]'
-        view = None
-        for k in range(len(ex["steps"]) + 1):
-            view = next(v for v in page_examples(page) if v["id"] == ex["id"])
-            ok, want = same(view, native_board(native, ex["lines"][k]), second)
-            t.check(ok and view["step"] == k, f"{variant} {ex['id']} step {k}: board equals the native engine's",
-                    (view, want))
-            if k > 0 and "try" in ex["steps"][k - 1]:
-                t.check(view["note"] != "" and view["turned"] == [],
-                        f"{variant} {ex['id']}: the tried square is refused on the page", view["note"])
-            if k < len(ex["steps"]):
-                page.click(f"{fig} .ex-step")
-                page.wait_for_selector(f'{fig}[data-step="{k + 1}"][data-state="ready"]', timeout=20000)
-        claims(variant, ex["id"], native, ex["lines"][0], ex["lines"][-1], view["turned"])
-        page.click(f"{fig} .ex-again")
-        page.wait_for_selector(f'{fig}[data-step="0"][data-state="ready"]', timeout=20000)
+        try:
+            walk_example(page, native, variant, second, ex)
+        except (AssertionError, TimeoutError, PlaywrightError) as e:
+            t.check(False, f"{variant} {ex['id']}: the example plays through", str(e)[:300])
+
+
+def walk_example(page, native, variant, second, ex):
+    """One example, step by step; the last step's claims checked."""
+    fig = f'figure[data-example="{ex["id"]}"]'
+    view = None
+    for k in range(len(ex["steps"]) + 1):
+        view = next(v for v in page_examples(page) if v["id"] == ex["id"])
+        ok, want = same(view, native_board(native, ex["lines"][k]), second)
+        t.check(ok and view["step"] == k, f"{variant} {ex['id']} step {k}: board equals the native engine's",
+                (view, want))
+        if k > 0 and "try" in ex["steps"][k - 1]:
+            t.check(view["note"] != "" and view["turned"] == [],
+                    f"{variant} {ex['id']}: the tried square is refused on the page", view["note"])
+        if k < len(ex["steps"]):
+            page.click(f"{fig} .ex-step")
+            page.wait_for_selector(f'{fig}[data-step="{k + 1}"][data-state="ready"]', timeout=20000)
+    claims(variant, ex["id"], native, ex["lines"][0], ex["lines"][-1], view["turned"])
+    page.click(f"{fig} .ex-again")
+    page.wait_for_selector(f'{fig}[data-step="0"][data-state="ready"]', timeout=20000)
 
 
 def text_problems(page):
