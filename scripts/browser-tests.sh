@@ -12,6 +12,12 @@ if [ ! -x /usr/bin/chromium ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
         || fail "cannot install Debian's chromium"
 fi
+# The Hindi "How to play" page needs a Devanagari font to be drawn (and
+# its screenshots looked at); without one Chromium draws empty boxes.
+if ! fc-list :lang=hi 2>/dev/null | grep -q .; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-lohit-deva; } >/dev/null 2>&1 \
+        || echo "browser tests: no Devanagari font (apt-get install fonts-lohit-deva); Hindi screenshots show boxes" >&2
+fi
 if ! python3 -c 'import playwright' 2>/dev/null; then
     python3 -m pip install -q playwright >/dev/null 2>&1 || fail "cannot pip install playwright"
 fi
