@@ -39,10 +39,12 @@ export function render() {
   setFlipped($("#board"), look.flipped);
   SQUARES.forEach((sq, i) => {
     const el = document.querySelector(`[data-square="${sq}"]`);
-    const c = editing ? editing.board[i] : st ? st.board[i] : "-";
+    // Until the engine has drawn the new position the discs stay as they
+    // were: cleared and drawn again, every disc would spin in (style.css).
+    const c = editing ? editing.board[i] : st ? st.board[i] : null;
     if (c === "X") el.dataset.disc = "black";
     else if (c === "O") el.dataset.disc = second;
-    else delete el.dataset.disc;
+    else if (c === "-") delete el.dataset.disc;
     const legal = humanMove && st.legal.includes(sq);
     el.toggleAttribute("data-legal", legal);
     const h = hints && legal && (S.hints || hints.book) ? hints.values.find((v) => v.move === sq) : null;
