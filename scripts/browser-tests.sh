@@ -21,6 +21,12 @@ fi
 if ! python3 -c 'import playwright' 2>/dev/null; then
     python3 -m pip install -q playwright >/dev/null 2>&1 || fail "cannot pip install playwright"
 fi
+# The accessibility audit (tests/browser/test_look.py) runs axe-core from
+# npm, kept under target/ (the test installs it itself when this cannot).
+if [ ! -f target/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/null; then
+    npm install --silent --no-audit --no-fund --prefix target/axe axe-core >/dev/null 2>&1 \
+        || echo "browser tests: cannot npm install axe-core; test_look.py will say so" >&2
+fi
 scripts/web/build.sh
 export MOLLETT="${MOLLETT:-target/ci/mollett}"
 [ -x "$MOLLETT" ] || fail "no engine at $MOLLETT (run cargo test --profile ci first)"
