@@ -59,13 +59,38 @@ export function t(key, params = {}) {
   return value.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// The colour words a text may use in rule set `variant`: {B} {b} {bo} {bd}
+// {Bn} for black, {S} {s} {so} {sd} {Sn} for the second colour (white or
+// red): the name at a sentence's start, in a sentence, the form after
+// "of" (genitive, oblique), "black discs", a short label.
+export function colourWords(variant) {
+  const p = {};
+  for (const [k, who] of [["B", "black"], ["S", variant === "classic" ? "classic" : "modern"]]) {
+    const low = k.toLowerCase();
+    p[k] = t(`colour.${who}.W`);
+    p[low] = t(`colour.${who}.w`);
+    p[`${low}o`] = t(`colour.${who}.o`);
+    p[`${low}d`] = t(`colour.${who}.d`);
+    p[`${k}n`] = t(`colour.${who}.n`);
+  }
+  return p;
+}
+
+// The player `side` ("black", "white", "red") as {C} {c} {co}.
+export function player(side, variant) {
+  const who = side === "black" ? "black" : variant === "classic" ? "classic" : "modern";
+  return { C: t(`colour.${who}.W`), c: t(`colour.${who}.w`), co: t(`colour.${who}.o`) };
+}
+
 // Static text marked in the HTML: data-i18n (the text), data-i18n-title,
-// data-i18n-placeholder and data-i18n-label (aria-label).
+// data-i18n-placeholder, data-i18n-label (aria-label) and data-i18n-empty
+// (data-empty, the text an empty box shows).
 export function applyStatic(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-empty]")) el.dataset.empty = t(el.dataset.i18nEmpty);
 }
 
 // Fills a <select> with the languages (each in its own name) and calls

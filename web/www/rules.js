@@ -8,7 +8,7 @@
 
 import { Engine } from "./engine.js";
 import { parseShowboard } from "./game.js";
-import { chooseLang, loadLang, langSwitch, currentLang, t, has } from "./i18n.js";
+import { chooseLang, loadLang, langSwitch, currentLang, t, has, colourWords, player as playerWords } from "./i18n.js";
 import { PAGES, linesFor } from "./examples.js";
 import { miniBoard, drawMini, turnedBetween } from "./miniboard.js";
 
@@ -39,22 +39,7 @@ function batch(lines, attempt = null) {
   return run;
 }
 
-// The colour words a text may use, in this language and rule set:
-// {B} {b} {bo} {bd} {Bn} for black, {S} {s} {so} {sd} {Sn} for the second
-// colour (white or red): the name at a sentence's start, in a sentence,
-// the form after "of" (genitive, oblique), "black discs", a short label.
-function colours() {
-  const p = {};
-  for (const [k, who] of [["B", "black"], ["S", variant]]) {
-    const low = k.toLowerCase();
-    p[k] = t(`colour.${who}.W`);
-    p[low] = t(`colour.${who}.w`);
-    p[`${low}o`] = t(`colour.${who}.o`);
-    p[`${low}d`] = t(`colour.${who}.d`);
-    p[`${k}n`] = t(`colour.${who}.n`);
-  }
-  return p;
-}
+const colours = () => colourWords(variant);
 
 // A rule set's own text if it has one, else the shared text.
 function tv(key, extra = {}) {
@@ -95,11 +80,7 @@ function describe(state) {
   return { status, count, hand };
 }
 
-// The player `side` ("black", "white", "red") as {C} {c} {co}.
-function player(side) {
-  const who = side === "black" ? "black" : variant;
-  return { C: t(`colour.${who}.W`), c: t(`colour.${who}.w`), co: t(`colour.${who}.o`) };
-}
+const player = (side) => playerWords(side, variant);
 
 function stepLabel(step) {
   if (step.try) return t("ex.try", { move: step.try });
