@@ -13,9 +13,14 @@ const cells = new Map(); // square name -> element
 let active = null; // the square the keyboard is on, null until chosen
 let flipped = false;
 
-// Builds the grid in `board` (the element with role="grid"); `activate(sq)`
-// is what a click, Enter or Space on a cell does.
+// Builds the grid in `board` (the element with role="grid"), in place of
+// what it held; `activate(sq)` is what a click, Enter or Space on a cell
+// does (the board page's move, or the room's).
 export function buildGrid(board, activate) {
+  board.textContent = "";
+  cells.clear();
+  active = null;
+  delete board.dataset.flipped;
   for (let r = 1; r <= 8; r++) {
     const row = document.createElement("div");
     row.setAttribute("role", "row");
@@ -35,7 +40,7 @@ export function buildGrid(board, activate) {
     }
     board.appendChild(row);
   }
-  board.addEventListener("keydown", (e) => onKey(e, activate));
+  board.onkeydown = (e) => onKey(e, activate); // one handler, built again or not
 }
 
 export function cell(sq) {

@@ -8,6 +8,7 @@
 // which goes to `?room=new&...`.
 
 import { SQUARES } from "./game.js";
+import { buildGrid, describe, updateTabStop } from "./boardgrid.js";
 
 const $ = (sel) => document.querySelector(sel);
 const q = new URLSearchParams(location.search);
@@ -208,17 +209,7 @@ const PANEL = `
 
 function buildRoomPage() {
   document.body.dataset.room = "";
-  const board = $("#board");
-  board.textContent = "";
-  for (const sq of SQUARES) {
-    const el = document.createElement("button");
-    el.className = "square";
-    el.dataset.square = sq;
-    el.setAttribute("aria-label", sq);
-    el.innerHTML = '<span class="disc"></span><span class="value"></span>';
-    el.addEventListener("click", () => clickSquare(sq));
-    board.appendChild(el);
-  }
+  buildGrid($("#board"), clickSquare);
   $("#side").innerHTML = PANEL;
   $("#room-copy").addEventListener("click", copyLink);
   $("#room-undo").addEventListener("click", () => send({ type: "undo" }));
@@ -278,9 +269,12 @@ function renderBoard() {
     if (c === "X") el.dataset.disc = "black";
     else if (c === "O") el.dataset.disc = second;
     else delete el.dataset.disc;
-    el.toggleAttribute("data-legal", canMove() && s.legal.includes(sq));
+    const legal = canMove() && s.legal.includes(sq);
+    el.toggleAttribute("data-legal", legal);
     el.classList.toggle("last", sq === lastMove);
+    describe(sq, { disc: el.dataset.disc, legal, last: sq === lastMove });
   });
+  updateTabStop(canMove() ? s.legal : []);
   document.body.dataset.variant = s ? s.variant : "modern";
   const sup = $("#supply");
   sup.hidden = !(s && s.supply);
