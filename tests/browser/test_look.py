@@ -215,6 +215,42 @@ def values(browser, base, viewport):
     t.check(not errors, f"{viewport} values: no page errors", "; ".join(errors))
 
 
+def rgba(css):
+    parts = [float(x) for x in css[css.index("(") + 1:css.rindex(")")].split(",")]
+    return parts + [1.0] * (4 - len(parts))
+
+
+def contrast(fg, bg):
+    """WCAG 2 contrast ratio of two opaque colours."""
+    def lum(c):
+        ch = [v / 255 for v in c[:3]]
+        ch = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in ch]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    a, b = sorted((lum(fg), lum(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def book_contrast(browser, base):
+    """Book values (pale blue) on the green, at phone width, light and dark:
+    the text against its pill laid over the square, at least 4.5:1 (WCAG AA)."""
+    for scheme in ("light", "dark"):
+        ctx, page, _ = open_page(browser, base, "human=both&hints=1&moves=f5d6", "phone", color_scheme=scheme)
+        wait_values(page, "book")
+        cols = page.evaluate("""() => [...document.querySelectorAll('[data-kind="book"]')].map(e => {
+            const v = getComputedStyle(e.querySelector('.value'));
+            return [v.color, v.backgroundColor, getComputedStyle(e).backgroundColor, parseFloat(v.fontSize)]; })""")
+        worst = None
+        for fg, pill, square, size in cols:
+            p, sq = rgba(pill), rgba(square)
+            bg = [p[i] * p[3] + sq[i] * (1 - p[3]) for i in range(3)]
+            ratio = contrast(rgba(fg), bg)
+            worst = ratio if worst is None else min(worst, ratio)
+        t.check(cols and worst >= 4.5 and min(c[3] for c in cols) >= 12,
+                f"phone {scheme}: book values read on the green (contrast {worst:.1f}:1, {min(c[3] for c in cols):.0f} px)",
+                str(cols))
+        ctx.close()
+
+
 def motion(browser, base):
     """A move animates the disc placed and the discs it turns, and no
     other; with reduced motion nothing moves."""
@@ -461,6 +497,7 @@ def main():
             flipped(browser, base, viewport)
             keyboard(browser, base, viewport, flip=False)
         keyboard(browser, base, "phone", flip=True)
+        book_contrast(browser, base)
         motion(browser, base)
         theme(browser, base)
         announce(browser, base)
