@@ -7,6 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 fail() { echo "web build: $*" >&2; exit 1; }
+# Each step says what it does, on stderr: the engine's build takes minutes
+# from scratch, and a silent script looks stuck.
+say() { echo "web build: $*" >&2; }
+start=$SECONDS
 
 # Debian's rustc-web ships the standard library's source, which
 # -Zbuild-std compiles for wasm32-unknown-unknown; lld gives wasm-ld.
@@ -22,11 +26,14 @@ fi
 # No simd128: it measured no faster (docs/history.md, "Ideas tried").
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1
 export RUSTFLAGS="-C linker=wasm-ld -C link-arg=-zstack-size=33554432"
-/usr/bin/cargo build --quiet --profile web --target wasm32-unknown-unknown \
+say "compiling the engine to WebAssembly (cargo --profile web, target/wasm; minutes from scratch, seconds when up to date)"
+/usr/bin/cargo build --profile web --target wasm32-unknown-unknown \
     -Zbuild-std=std,panic_abort -p mollett-web --target-dir target/wasm \
     || fail "cargo build of web/ for wasm32-unknown-unknown failed (messages above)"
 
+say "engine built in $((SECONDS - start)) s: $(du -h target/wasm/wasm32-unknown-unknown/web/mollett_web.wasm | cut -f1)"
 out=target/web
+say "writing the site to $out (web/www and mollett.wasm)"
 rm -rf "$out"
 mkdir -p "$out"
 cp -r web/www/. "$out"/

@@ -9,6 +9,8 @@
 //   session.js   the engine session: jobs, sync, the engine's moves, hints
 //   actions.js   moves, jumps through the tree, new games, board editing
 //   records.js   transcripts, positions and GGF in and out
+//   address.js   the address follows the game; history; the current game kept
+//   games.js     saved games, Share, Open file
 //   review.js    review, next mistake, practice
 //   view.js      drawing: board, status, move list, graph
 //   game.js      the tree of plies and the notations (no rules)
@@ -20,7 +22,9 @@ import { S, transcript, obf } from "./state.js";
 import { readParams, bindSettings } from "./settings.js";
 import { job, obsolete, refresh, engineMove, moveNow, onInfo } from "./session.js";
 import { newGame, first, back, forward, last, undo, redo, startEditing, finishEditing } from "./actions.js";
-import { loadTranscript, loadSetup, loadGgf, downloadGgf, copy } from "./records.js";
+import { loadTranscript, loadSetup, loadText, downloadGgf, downloadTranscript, copy } from "./records.js";
+import { restoreCurrent, openAddressGame, onPopState } from "./address.js";
+import { saveGame, renderSaved, share, openFile } from "./games.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
 import { buildBoard, render, renderGraph, graphClick } from "./view.js";
 import { bindLook } from "./look.js";
@@ -48,14 +52,13 @@ function controls() {
   $("#redo").addEventListener("click", redo);
   $("#copy-transcript").addEventListener("click", () => copy(transcript(), "Transcript"));
   $("#copy-obf").addEventListener("click", () => copy(obf(), "Position"));
-  $("#load").addEventListener("click", () => {
-    const text = $("#paste").value;
-    // A position starts with "setboard" or a board (more squares than a
-    // square's two characters); anything else is read as a transcript.
-    if (/^\s*\(;/.test(text)) loadGgf(text);
-    else if (/^\s*setboard\b/i.test(text) || /^\s*[-XOxo*.]{8,}/.test(text)) loadSetup(text);
-    else loadTranscript(text);
-  });
+  $("#load").addEventListener("click", () => loadText($("#paste").value));
+  $("#download-transcript").addEventListener("click", downloadTranscript);
+  $("#open-file-button").addEventListener("click", () => $("#open-file").click());
+  $("#open-file").addEventListener("change", (e) => { openFile(e.target.files[0]); e.target.value = ""; });
+  $("#share").addEventListener("click", share);
+  $("#save-game").addEventListener("click", saveGame);
+  window.addEventListener("popstate", () => { if (S.engine) onPopState(); });
   $("#edit").addEventListener("click", startEditing);
   $("#setup-done").addEventListener("click", () => finishEditing(true));
   $("#setup-cancel").addEventListener("click", () => finishEditing(false));
@@ -74,9 +77,11 @@ function controls() {
 }
 
 async function main() {
+  const restored = restoreCurrent(); // before the address is read
   buildBoard();
-  const moves = readParams();
+  readParams();
   controls();
+  renderSaved();
   S.root = new Node(null, null);
   S.node = S.root;
   render();
@@ -87,7 +92,7 @@ async function main() {
   });
   await S.engine.ready;
   const start = S.root;
-  if (moves) await loadTranscript(moves);
+  await openAddressGame(restored);
   if (S.root === start) refresh();
 }
 
@@ -101,6 +106,7 @@ window.mollett = {
   obf: () => obf(),
   loadTranscript,
   loadSetup,
+  get ply() { return S.node.lineNodes().indexOf(S.node); },
   get reviews() { return S.node.lineNodes().slice(1).map((n) => n.review || null); },
   ping: () => "pong",
 };

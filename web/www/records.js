@@ -4,26 +4,49 @@
 
 import { S, transcript } from "./state.js";
 import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "./game.js";
-import { job, obsolete, ask, rootLines, syncTo, refresh } from "./session.js";
+import { job, obsolete, ask, syncTo, refresh } from "./session.js";
 import { restoreReview, reviewTally, isMistake, MARKS } from "./review.js";
 import { render, message } from "./view.js";
 import { newGame } from "./actions.js";
 
-// Replays `moves` from the start in the engine; an illegal one is refused
-// with its ply named, and the game stays as it was.
+// A transcript is read from the start position of the variant played, also
+// after Edit board (a transcript holds no position; a set-up game is
+// kept as its position and moves, see `replay`). One without moves is
+// refused: the game stays as it was.
 export function loadTranscript(text) {
   const parsed = parseTranscript(text);
   if (parsed.error) return Promise.resolve(message(`Transcript not loaded: ${parsed.error}.`));
+  if (!parsed.moves.length) {
+    return Promise.resolve(message("Nothing loaded: paste a transcript (f5d6c3…), a GGF record or a position first; the game is as it was."));
+  }
+  return replay(parsed.moves).then((ok) => {
+    if (ok) message(`Loaded ${parsed.moves.length} moves from the start position.`);
+    return ok;
+  });
+}
+
+// Replays `moves` (squares, passes left out) in the engine from the start
+// of `variant`, or from the position `setup` (setboard arguments), and
+// shows the position after `ply` plies (passes counted, as the move list
+// numbers them; the end of the line when null). A move that is illegal,
+// or a position the engine refuses, is named and the game stays as it
+// was. Resolves true when the game was replaced.
+export function replay(moves, { variant = S.variant, setup = null, ply = null } = {}) {
   obsolete();
+  let ok = false;
   return job(async () => {
     const root = new Node(null, null);
-    root.setup = S.root.setup;
+    root.setup = setup;
     S.synced = null;
-    for (const line of rootLines(root)) await ask(line);
+    await ask(`newgame ${variant}`);
+    if (setup) {
+      const a = await S.engine.command(`setboard ${setup}`);
+      if (!a.ok) return refuse(`Position not loaded: ${a.text}.`);
+    }
     let node = root;
-    let ply = 0;
-    for (const mv of parsed.moves) {
-      ply += 1;
+    let k = 0;
+    for (const mv of moves) {
+      k += 1;
       const legal = await ask("legal");
       if (legal === "pass") {
         await ask("play pass");
@@ -31,22 +54,29 @@ export function loadTranscript(text) {
       }
       const a = await S.engine.command(`play ${mv}`);
       if (!a.ok) {
-        message(`Transcript not loaded: move ${ply} (${mv}) is ${legal === "" ? "after the end of the game" : "illegal"}; the game is as it was.`);
-        S.synced = null;
-        await syncTo(S.node);
-        return;
+        return refuse(`Transcript not loaded: move ${k} (${mv}) is ${legal === "" ? "after the end of the game" : "illegal"}; the game is as it was.`);
       }
       node = node.child(mv);
     }
     S.synced = null;
+    S.variant = variant;
     S.root = root;
-    S.node = node;
+    const line = root.lineNodes();
+    S.node = ply !== null && ply >= 0 && ply < line.length ? line[ply] : node;
     S.fileReview = null;
     S.players = { black: "black", white: "white" };
+    S.thinking = null;
+    S.hintsAt = null;
     restoreReview();
-    message(`Loaded ${parsed.moves.length} moves.`);
+    ok = true;
     refresh();
-  });
+  }).then(() => ok);
+
+  async function refuse(text) {
+    message(text);
+    S.synced = null;
+    await syncTo(S.node);
+  }
 }
 
 // A GGF record in: its moves as a transcript, then each move's value on
@@ -56,10 +86,11 @@ export function loadTranscript(text) {
 export function loadGgf(text) {
   const g = parseGgf(text);
   if (g.error) return Promise.resolve(message(`GGF not loaded: ${g.error}.`));
-  const moves = g.moves.filter((m) => m.move !== "pass").map((m) => m.move).join("");
-  return loadTranscript(moves).then(() => {
+  const moves = g.moves.filter((m) => m.move !== "pass").map((m) => m.move);
+  // GGF's Othello is the modern game, whatever the board shows now.
+  return replay(moves, { variant: "modern" }).then((ok) => {
     const nodes = S.node.lineNodes();
-    if (transcript(nodes.at(-1)) !== moves) return;
+    if (!ok) return false;
     S.players = { black: g.black || "black", white: g.white || "white" };
     g.moves.forEach((m, k) => {
       const n = nodes[k + 1];
@@ -74,8 +105,9 @@ export function loadGgf(text) {
                    side: m.ply % 2 === 1 ? "black" : "white", fromFile: true };
     }
     S.fileReview = g.summary ? { summary: g.summary.replace(/^mollett analyze:\s*/, "") } : null;
-    message(`Loaded ${moves.length / 2} moves from GGF${g.marks.length ? `, ${g.marks.length} marked` : ""}.`);
+    message(`Loaded ${moves.length} moves from GGF${g.marks.length ? `, ${g.marks.length} marked` : ""}.`);
     render();
+    return true;
   });
 }
 
@@ -95,30 +127,80 @@ export function downloadGgf() {
     ? [{ ply: i, move: n.move, mark: MARKS[n.review.cls], value: n.review.value, best: n.review.best, bestValue: n.review.bestValue }]
     : []));
   const text = ggfOf(nodes, { ...S.players, summary, marks }) + "\n";
+  download(`${fileStem()}.ggf`, text, "application/x-ggf");
+  message("GGF written.");
+}
+
+// The line shown as a transcript file: its moves on one line, after the
+// position's `setboard` line for a set-up game. Open file (or the Load
+// box) reads it back.
+export function downloadTranscript() {
+  const moves = transcript(S.node.lineNodes().at(-1));
+  const text = (S.root.setup ? `setboard ${S.root.setup}\n` : "") + moves + "\n";
+  download(`${fileStem()}.txt`, text, "text/plain");
+  message("Transcript written.");
+}
+
+function fileStem() {
+  return `mollett-${S.variant === "classic" ? "classic-" : ""}${transcript(S.node.lineNodes().at(-1)).slice(0, 16) || "game"}`;
+}
+
+function download(name, text, type) {
   const a = document.createElement("a");
-  a.href = URL.createObjectURL(new Blob([text], { type: "application/x-ggf" }));
-  a.download = `mollett-${transcript(S.node.lineNodes().at(-1)).slice(0, 16) || "game"}.ggf`;
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
   document.body.appendChild(a);
   a.click();
   a.remove();
-  message("GGF written.");
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+// Text from the Load box or a file: a GGF record, a position (setboard or
+// a board string; with the moves from it on the next line, as a set-up
+// game's transcript file has), or a transcript.
+export function loadText(text) {
+  if (/^\s*\(;/.test(text)) return loadGgf(text);
+  // A position starts with "setboard" or a board (more squares than a
+  // square's two characters); anything else is read as a transcript.
+  if (/^\s*setboard\b/i.test(text) || /^\s*[-XOxo*.]{8,}/.test(text)) {
+    const [first, ...rest] = text.trim().split(/\n+/);
+    const moves = rest.join(" ").trim();
+    if (!moves) return loadSetup(first);
+    const setup = parseSetup(first);
+    const parsed = parseTranscript(moves);
+    if (setup.error || parsed.error) return Promise.resolve(message(`Not loaded: ${setup.error || parsed.error}.`));
+    return replay(parsed.moves, { setup: setup.args }).then((ok) => {
+      if (ok) message(`Loaded the position and ${parsed.moves.length} moves from it.`);
+      return ok;
+    });
+  }
+  return loadTranscript(text);
 }
 
 export function loadSetup(text) {
   const parsed = parseSetup(text);
   if (parsed.error) return Promise.resolve(message(`Position not loaded: ${parsed.error}.`));
+  // "-" to move is a finished game (the Position after one): nobody can
+  // move, so either side does for the engine; one that is not over is
+  // refused.
+  const parts = parsed.args.split(/\s+/);
+  const finished = parts[1] === "-";
+  if (finished) parts[1] = "X";
+  const args = parts.join(" ");
   obsolete();
   return job(async () => {
     S.synced = null;
     await ask(`newgame ${S.variant}`);
-    const a = await S.engine.command(`setboard ${parsed.args}`);
-    if (!a.ok) {
-      message(`Position not loaded: ${a.text}.`);
+    const a = await S.engine.command(`setboard ${args}`);
+    const over = a.ok && finished ? (await ask("showboard")).includes("game over") : true;
+    if (!a.ok || !over) {
+      message(`Position not loaded: ${a.ok ? 'nobody is to move ("-") but the game is not over' : a.text}.`);
+      S.synced = null;
       await syncTo(S.node);
       return;
     }
     message("Position set up.");
-    newGame(S.variant, parsed.args);
+    newGame(S.variant, args);
   });
 }
 

@@ -5,6 +5,8 @@
 import { S, sideIsHuman } from "./state.js";
 import { parseShowboard, parseInfo, parseHints } from "./game.js";
 import { render, renderThinking, renderGraph, note, cap } from "./view.js";
+import { levelSeconds } from "./settings.js";
+import { followAddress } from "./address.js";
 
 let chain = Promise.resolve();
 export function job(fn) {
@@ -68,15 +70,23 @@ export async function syncTo(node) {
 }
 
 // Hints search to a fixed depth and are exact from `endgame` empties; a
-// move follows the level (or the time per move).
+// move follows the level and its time cap (or the time per move). The
+// cap comes after `level`, which sets movetime 0. A quick move (Move now
+// before the search has reported anything) is level 1's.
 function searchOptions(kind, depth, endgame = 16) {
   if (kind === "hint") {
     return ["set_option movetime 0", `set_option depth ${depth}`, `set_option endgame ${endgame}`];
   }
+  if (kind === "quick") return ["set_option level 1", "set_option movetime 200"];
   if (S.time !== null) {
     return ["set_option depth 0", "set_option endgame 18", `set_option movetime ${Math.round(S.time * 1000)}`];
   }
-  return [`set_option level ${S.level}`];
+  return [`set_option level ${S.level}`, `set_option movetime ${levelSeconds(S.level) * 1000}`];
+}
+
+// The most a move may take, in seconds: what the clock counts up to.
+function moveSeconds() {
+  return S.time !== null ? S.time : levelSeconds(S.level);
 }
 
 export async function search(line) {
@@ -93,6 +103,7 @@ export async function search(line) {
 // graph's missing values.
 export function refresh() {
   obsolete();
+  followAddress();
   render();
   job(async (epoch) => {
     const node = S.node;
@@ -101,9 +112,13 @@ export function refresh() {
     render();
     if (st.over) return fillGraph(epoch);
     if (st.mustPass) {
-      if (!node.line || node.line.move === "pass") {
+      // A pass is played when the game reaches it, at the end of a line;
+      // a position with a pass after it, reached by going back or
+      // forward, is shown as it is (▶ shows the pass).
+      if (!node.line) {
         note(`${cap(st.side)} has no move and passes.`);
         S.node = node.child("pass");
+        S.quietAddress = true; // the pass and the move before it are one step back
         return refresh();
       }
       return;
@@ -114,10 +129,12 @@ export function refresh() {
   });
 }
 
-export async function engineMove(epoch, node) {
-  S.thinking = { node, info: null, moveNow: false };
+// The engine chooses a move at `node` and plays it; S.thinking holds its
+// progress (the last step's line, the clock) for the view and Move now.
+export async function engineMove(epoch, node, kind = "move") {
+  S.thinking = { node, info: null, since: performance.now(), cap: kind === "quick" ? null : moveSeconds() };
   render();
-  for (const line of searchOptions("move")) await ask(line);
+  for (const line of searchOptions(kind)) await ask(line);
   check(epoch);
   const mv = await search("reg_genmove");
   check(epoch);
@@ -138,16 +155,32 @@ function finishEngineMove(node, mv) {
 
 // "Move now": the best move of the last completed step is played, and
 // the Worker that searched it is ended.
+// Before the first step has reported (a book lookup, an endgame solve
+// that reports only at its end), the Worker is ended all the same and a
+// quick search (level 1) chooses the move. With nothing thinking, at a
+// position where the engine is to move (gone back to), the engine moves.
 export function moveNow() {
   const t = S.thinking;
-  if (!t) return;
-  if (!t.info || !t.info.pv.length) {
-    t.moveNow = true; // played as soon as the first step reports
+  if (!t) {
+    if (engineToMove()) startEngineMove("move");
     return;
   }
-  const mv = t.info.pv[0];
   obsolete();
-  finishEngineMove(t.node, mv);
+  if (t.info && t.info.pv.length) finishEngineMove(t.node, t.info.pv[0]);
+  else startEngineMove("quick", t.node);
+}
+
+// The position shown waits for the engine: its side to move, nothing
+// thinking (gone back to a ply with a continuation, or just loaded).
+export function engineToMove() {
+  const st = S.node.state;
+  return !!st && !st.over && !st.mustPass && !S.thinking && !S.editing && !sideIsHuman(st.side);
+}
+
+// The engine plays the side to move at `node` (the position shown).
+export function startEngineMove(kind = "move", node = S.node) {
+  obsolete();
+  job((epoch) => syncTo(node).then(() => { check(epoch); return engineMove(epoch, node, kind); }));
 }
 
 export function onInfo(text) {
@@ -156,24 +189,22 @@ export function onInfo(text) {
   if (info && t && info.stage !== "wld") {
     t.info = info;
     renderThinking();
-    if (t.moveNow) moveNow();
   }
 }
 
-// The book's moves (marked, with their values) and, with hints on, a
-// value on every legal square, deepening one iteration at a time.
+// With hints on, a value on every legal square (the book's where it has
+// the position), deepening one iteration at a time. With hints off none:
+// not even the book's, which would be hints through the opening.
 async function bookOrHints(epoch, node) {
   const st = node.state;
-  if (!st.legal.length) return;
-  const maxDepth = S.hints ? S.hintDepth : 1;
+  if (!st.legal.length || !S.hints) return;
+  const maxDepth = S.hintDepth;
   for (let depth = 1; depth <= maxDepth; depth++) {
-    // Without hints only the book is wanted: no exact solve for nothing.
-    for (const line of searchOptions("hint", depth, S.hints ? 16 : 0)) await ask(line);
+    for (const line of searchOptions("hint", depth, 16)) await ask(line);
     check(epoch);
     const hints = parseHints(await search("hint 64"));
     check(epoch);
     const book = hints.length && hints[0].kind === "book";
-    if (!book && !S.hints) return;
     S.hintsAt = { node, depth, values: hints, book };
     if (hints.length) setValue(node, hints[0].score, hints[0].text, book ? "book" : hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
     render();

@@ -4,9 +4,41 @@
 import { S } from "./state.js";
 import { note } from "./view.js";
 import { refresh } from "./session.js";
+import { followAddress } from "./address.js";
 
 const $ = (sel) => document.querySelector(sel);
-const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth"];
+const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply"];
+// The settings' defaults (state.js starts with them); the address leaves
+// out a setting at its default.
+export const DEFAULTS = { human: "black", level: 6, hints: false, hintDepth: 14 };
+
+// Each level is a depth (the engine's `level N`: depth N, exact from 2N
+// empties) and a time cap, so that every level answers: from level 18 on
+// an exact solve from 36 empties would take hours in the Worker. The cap
+// grows with the level; a move stops at whichever comes first.
+const LEVEL_CAPS = [[4, 1], [8, 2], [12, 4], [16, 8], [20, 15], [30, 30], [60, 60]]; // [last level, seconds]
+export function levelSeconds(level) {
+  return LEVEL_CAPS.find(([last]) => level <= last)[1];
+}
+
+// The mean seconds a move at each level, measured in headless Chromium by
+// scripts/web/level_times.py (six positions of a WTHOR 2018 game, 40 to 10
+// empties, the caps above, a machine of two cores shared with other work);
+// levels 25-30 as 21-24 and 31-60 as level 40 measured (each solves
+// exactly from more empties than a midgame has, so the cap decides). Book
+// moves are instant.
+const LEVEL_ABOUT = [
+  0.03, 0, 0, 0, 0, 0.01, 0, 0.01, 0.03, 0.04, // 1-10
+  0.8, 0.43, 0.24, 1.72, 1.79, 1.87, 5.4, 5.42, 5.32, 7.25, // 11-20
+  13.61, 14.74, 15.24, 13.79, // 21-24
+];
+const BAND_ABOUT = [[30, 15], [60, 31]]; // [last level, seconds] beyond the table: 21-24's, level 40's
+
+export function levelLabel(level) {
+  const about = level <= LEVEL_ABOUT.length ? LEVEL_ABOUT[level - 1] : BAND_ABOUT.find(([last]) => level <= last)[1];
+  const typical = about < 1 ? "under 1 s" : `about ${Math.round(about)} s`;
+  return `level ${level}: ${typical} a move (at most ${levelSeconds(level)} s)`;
+}
 
 // Sets S from the address; a parameter unknown or out of range is noted
 // under the board and the default kept. Returns the `moves` parameter.
@@ -61,7 +93,7 @@ export function bindSettings() {
     refresh();
   });
   const levelSel = $("#level");
-  for (let i = 1; i <= 60; i++) levelSel.add(new Option(`level ${i}`, i));
+  for (let i = 1; i <= 60; i++) levelSel.add(new Option(levelLabel(i), i));
   levelSel.add(new Option("time per move", "time"));
   levelSel.value = S.time !== null ? "time" : S.level;
   $("#time").value = S.time !== null ? S.time : 1;
@@ -69,8 +101,9 @@ export function bindSettings() {
   levelSel.addEventListener("change", () => {
     if (levelSel.value === "time") { S.time = +$("#time").value || 1; $("#time").hidden = false; }
     else { S.level = +levelSel.value; S.time = null; $("#time").hidden = true; }
+    followAddress();
   });
-  $("#time").addEventListener("change", () => { const t = +$("#time").value; if (t > 0) S.time = t; });
+  $("#time").addEventListener("change", () => { const t = +$("#time").value; if (t > 0) S.time = t; followAddress(); });
   const hints = $("#hints");
   hints.checked = S.hints;
   hints.addEventListener("change", () => { S.hints = hints.checked; refresh(); });

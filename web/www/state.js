@@ -35,11 +35,12 @@ export function transcript(node = S.node) {
   return node.path().filter((m) => m !== "pass").join("");
 }
 
-// The position as an OBF / setboard string.
+// The position as an OBF / setboard string. After the game nobody is to
+// move: the side is "-" (records.js reads it back as a finished game).
 export function obf(node = S.node) {
   const st = node.state;
   if (!st) return "";
-  const side = st.over ? "X" : st.side === "black" ? "X" : "O";
+  const side = st.over ? "-" : st.side === "black" ? "X" : "O";
   let s = `${st.board} ${side}`;
   if (st.supply) s += ` ${st.supply.black} ${st.supply.second}`;
   return s;

@@ -33,7 +33,8 @@ export function render() {
   const st = node.state;
   const editing = S.editing;
   const humanMove = st && !st.over && !st.mustPass && sideIsHuman(st.side) && !S.thinking && !editing;
-  const hints = S.hintsAt && S.hintsAt.node === node ? S.hintsAt : null;
+  // With hints off no value is shown, not even the book's.
+  const hints = S.hints && S.hintsAt && S.hintsAt.node === node ? S.hintsAt : null;
   const second = S.variant === "classic" ? "red" : "white";
   document.body.dataset.variant = S.variant;
   setFlipped($("#board"), look.flipped);
@@ -47,7 +48,7 @@ export function render() {
     else if (c === "-") delete el.dataset.disc;
     const legal = humanMove && st.legal.includes(sq);
     el.toggleAttribute("data-legal", legal);
-    const h = hints && legal && (S.hints || hints.book) ? hints.values.find((v) => v.move === sq) : null;
+    const h = hints && legal ? hints.values.find((v) => v.move === sq) : null;
     const best = hints && hints.values.length ? hints.values[0].score : null;
     if (h) {
       el.dataset.value = h.text;
@@ -118,13 +119,23 @@ export function renderStatus() {
     if (st.supply && (st.supply.black === 0 || st.supply.second === 0)) {
       text += ` ${st.supply.black === 0 ? "Black" : cap(st.second)} ran out of discs.`;
     }
+  } else if (st.mustPass && !S.thinking) {
+    // Reached by going back or forward: the pass is the next ply.
+    state = sideIsHuman(st.side) ? "human-to-move" : "engine-to-move";
+    text = `${cap(st.side)} has no move and must pass: ▶ shows the pass.`;
   } else if (sideIsHuman(st.side) && !S.thinking) {
     state = "human-to-move";
     text = `${cap(st.side)} to move${S.human.black && S.human.second ? "" : " (you)"}.`;
-  } else {
+  } else if (S.thinking || !S.node.line) {
     state = "engine-thinking";
-    text = S.thinking || !S.node.line ? `Mollett (${st.side}) is thinking…` : `${cap(st.side)} to move (Mollett): ▶ or "Engine move" continues.`;
+    text = `Mollett (${st.side}) is thinking…`;
+  } else {
+    // Gone back to a ply where the engine is to move: nothing thinks
+    // until asked (Move now, Engine move) or the game goes on (▶).
+    state = "engine-to-move";
+    text = `${cap(st.side)} to move (Mollett): Move now plays here, ▶ goes on with the game.`;
   }
+  $("#move-now").disabled = state !== "engine-thinking" && !(state === "engine-to-move" && !st.mustPass);
   if (st) {
     text += ` Black ${st.discs.black}, ${st.second} ${st.discs.second}.`;
     if (st.supply) text += ` In hand: black ${st.supply.black}, ${st.second} ${st.supply.second}.`;
@@ -140,21 +151,38 @@ export function renderStatus() {
   }
 }
 
+// While the engine thinks: a clock counting up to the move's time cap,
+// then the last completed step (depth, value, line, speed).
+let clock = null;
 export function renderThinking() {
   const el = $("#thinking");
   const t = S.thinking;
-  if (!t || !t.info) {
-    el.textContent = t ? "thinking…" : "";
+  if (!t) {
+    el.textContent = "";
+    return;
+  }
+  if (!clock) {
+    clock = setInterval(() => {
+      if (!S.thinking) { clearInterval(clock); clock = null; }
+      renderThinking();
+    }, 250);
+  }
+  const secs = ((performance.now() - t.since) / 1000).toFixed(0);
+  const timer = t.cap ? `${secs} s (at most ${t.cap} s)` : `${secs} s`;
+  el.dataset.seconds = secs;
+  if (!t.info) {
+    el.textContent = `thinking… ${timer}`;
     return;
   }
   const i = t.info;
   const what = i.stage === "exact" ? "exact" : i.stage === "selective" ? `selective ${i.depth}` : `depth ${i.depth}`;
   const nps = i.secs > 0 ? ` ${(i.nodes / i.secs / 1e6).toFixed(1)} M nodes/s` : "";
-  el.textContent = `${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${i.nodes} nodes${nps})`;
+  el.textContent = `${timer}  ${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${i.nodes} nodes${nps})`;
 }
 
 export function renderMoves() {
   const list = $("#moves");
+  const scrolled = list.scrollTop; // emptying the list would reset it
   list.textContent = "";
   const line = S.node.lineNodes().slice(1);
   line.forEach((n, i) => {
@@ -183,6 +211,14 @@ export function renderMoves() {
       list.appendChild(alt);
     }
   });
+  list.scrollTop = scrolled;
+  // The current ply in sight, within the list's own box (the page itself
+  // does not scroll).
+  const cur = list.querySelector(".ply.current");
+  if (cur) {
+    const box = list.getBoundingClientRect(), at = cur.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) list.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+  }
 }
 
 // The evaluation over the line shown, black's view, clamped to ±32 discs.

@@ -1,0 +1,149 @@
+// The address follows the game: `variant`, `setup` (a set-up start),
+// `moves` (the line shown, passes left out) and `ply` (the ply shown,
+// passes counted as the move list numbers them; left out at the line's
+// end), beside the settings that differ from the defaults. Each move and
+// each jump is a history entry (pushState), so that Back and Forward go
+// through the game, and a reload or a copied link opens the same position.
+// The address is also this browser's copy of the current game
+// (localStorage), so a game survives closing the tab.
+
+import { S, transcript } from "./state.js";
+import * as storage from "./storage.js";
+import { DEFAULTS } from "./settings.js";
+import { parseTranscript } from "./game.js";
+import { replay } from "./records.js";
+import { refresh } from "./session.js";
+import { message } from "./view.js";
+
+const CURRENT = "mollett-current"; // {search, at}: the last address of the game
+const GAME_KEYS = ["variant", "setup", "moves", "ply"];
+
+function humanParam() {
+  const { black, second } = S.human;
+  return black && second ? "both" : black ? "black" : second ? "white" : "none";
+}
+
+// The address of what is shown: the game's keys, the settings away from
+// their defaults, and any other parameter the address had (lang, ...).
+export function addressOf() {
+  const q = new URLSearchParams(location.search);
+  const line = S.node.lineNodes();
+  q.set("variant", S.variant);
+  if (S.root.setup) q.set("setup", S.root.setup); else q.delete("setup");
+  const moves = transcript(line.at(-1));
+  if (moves) q.set("moves", moves); else q.delete("moves");
+  const ply = line.indexOf(S.node);
+  if (ply < line.length - 1) q.set("ply", ply); else q.delete("ply");
+  const settings = {
+    human: [humanParam(), DEFAULTS.human],
+    level: [S.time === null ? String(S.level) : null, String(DEFAULTS.level)],
+    time: [S.time === null ? null : String(S.time), null],
+    hints: [S.hints ? "1" : "0", DEFAULTS.hints ? "1" : "0"],
+    hintdepth: [String(S.hintDepth), String(DEFAULTS.hintDepth)],
+  };
+  for (const [key, [value, def]] of Object.entries(settings)) {
+    if (value === null || value === def) q.delete(key); else q.set(key, value);
+  }
+  const search = q.toString().replace(/%2F/g, "/"); // setup strings stay readable
+  return `${location.pathname}${search ? `?${search}` : ""}${location.hash}`;
+}
+
+let written = false;
+
+// Writes the address of what is shown: a new history entry when the game
+// or the ply changed (not for a forced pass, which goes with the move
+// before it, nor for the first write), else the entry replaced.
+export function followAddress() {
+  if (!S.root || !S.node) return;
+  const url = addressOf();
+  const here = `${location.pathname}${location.search}${location.hash}`;
+  const quiet = S.quietAddress || !written;
+  S.quietAddress = false;
+  written = true;
+  if (url !== here) {
+    const gameChanged = GAME_KEYS.some((k) => new URL(url, location.href).searchParams.get(k) !== new URLSearchParams(location.search).get(k));
+    if (gameChanged && !quiet) history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
+  }
+  storage.save(CURRENT, { search: location.search, at: Date.now() });
+}
+
+// At start: an address that names no game (no variant, setup, moves or
+// ply) opens the game kept from the last visit, its settings under those
+// the address gives. Returns true when it did.
+export function restoreCurrent() {
+  const q = new URLSearchParams(location.search);
+  if (GAME_KEYS.some((k) => q.has(k)) || q.has("room")) return false;
+  const kept = storage.load(CURRENT);
+  if (!kept || typeof kept.search !== "string") return false;
+  const merged = new URLSearchParams(kept.search);
+  if (![...merged.keys()].some((k) => GAME_KEYS.includes(k))) return false;
+  for (const [k, v] of q) merged.set(k, v);
+  history.replaceState(null, "", `${location.pathname}?${merged}${location.hash}`);
+  return true;
+}
+
+// The game named by the address: {variant, setup, moves, ply}.
+export function gameOfAddress() {
+  const q = new URLSearchParams(location.search);
+  const v = q.get("variant");
+  const ply = q.get("ply");
+  return {
+    variant: v === "classic" ? "classic" : "modern",
+    setup: q.get("setup"),
+    moves: q.get("moves"),
+    ply: ply !== null && /^\d+$/.test(ply) ? +ply : null,
+  };
+}
+
+// At start, once the engine is ready: the game the address names (or the
+// kept one it was given by restoreCurrent), at its ply. A transcript that
+// does not read, or a move that is illegal, is said and the start shown.
+export async function openAddressGame(restored) {
+  const g = gameOfAddress();
+  if (!g.moves && !g.setup) return;
+  const parsed = parseTranscript(g.moves || "");
+  if (parsed.error) return message(`Transcript not loaded: ${parsed.error}.`);
+  const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
+  if (ok) message(restored ? "Your last game is back (New game starts another)." : `Loaded ${parsed.moves.length} moves.`);
+}
+
+// Back or Forward: the position of that entry. Within the tree already
+// known (the usual case) it is a jump; otherwise the game is replayed.
+export function onPopState() {
+  const g = gameOfAddress();
+  const moves = (g.moves || "").toLowerCase().match(/[a-h][1-8]/g) || [];
+  const path = g.variant === S.variant && (g.setup || null) === (S.root.setup || null) ? walk(S.root, moves) : null;
+  if (!path) {
+    replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply });
+    return;
+  }
+  // The line shown becomes the address's, ending where it ends.
+  for (let i = 1; i < path.length; i++) path[i - 1].line = path[i];
+  path.at(-1).line = null;
+  S.node = g.ply !== null && g.ply < path.length ? path[g.ply] : path.at(-1);
+  S.thinking = null;
+  S.practice = null;
+  refresh();
+}
+
+// The nodes from `root` through `moves` in the tree as it is (passes
+// taken where the tree has them), or null where the tree has no such line.
+function walk(root, moves) {
+  const path = [root];
+  let node = root;
+  for (const mv of moves) {
+    let next = node.children.find((c) => c.move === mv);
+    if (!next) {
+      const pass = node.children.find((c) => c.move === "pass");
+      next = pass && pass.children.find((c) => c.move === mv);
+      if (next) path.push(pass);
+    }
+    if (!next) return null;
+    path.push(next);
+    node = next;
+  }
+  const pass = node.children.find((c) => c.move === "pass");
+  if (pass && node.state && node.state.mustPass) path.push(pass);
+  return path;
+}

@@ -1,0 +1,124 @@
+// Games kept and shared: the list of saved games in this browser (name,
+// date, result; reopen, delete), the Share button (the address, which
+// follows the game, copied), and Open file (a GGF or transcript file read
+// as the Load box reads it).
+
+import { S, transcript } from "./state.js";
+import * as storage from "./storage.js";
+import { replay, loadText, copy } from "./records.js";
+import { followAddress } from "./address.js";
+import { message, cap } from "./view.js";
+
+const $ = (sel) => document.querySelector(sel);
+const KEY = "mollett-games"; // [{id, name, variant, setup, moves, ply, result, saved, players}]
+
+function savedGames() {
+  const list = storage.load(KEY, []);
+  return Array.isArray(list) ? list : [];
+}
+
+// The end of the line shown in words: the result, or how far it got.
+function resultOf(line) {
+  const st = line.at(-1).state;
+  const moves = line.filter((n) => n.move && n.move !== "pass").length;
+  if (st && st.over) {
+    const b = st.discs.black, w = st.discs.second;
+    return b === w ? `draw ${b}-${w}` : `${b > w ? "Black" : cap(st.second)} wins ${Math.max(b, w)}-${Math.min(b, w)}`;
+  }
+  return `unfinished, ${moves} moves`;
+}
+
+// Saves the line shown (and the ply shown) under the name typed, or one
+// made of the players and the result. The same game saved again replaces
+// its entry.
+export function saveGame() {
+  const line = S.node.lineNodes();
+  const moves = transcript(line.at(-1));
+  const entry = {
+    id: Date.now().toString(36) + Math.random().toString(36).slice(2, 6),
+    variant: S.variant,
+    setup: S.root.setup || null,
+    moves,
+    ply: line.indexOf(S.node),
+    result: resultOf(line),
+    saved: new Date().toISOString(),
+    players: { ...S.players },
+  };
+  const typed = $("#game-name").value.trim();
+  const named = S.players.black !== "black" ? `${S.players.black} – ${S.players.white}` : `${cap(S.variant)} game`;
+  entry.name = typed || named;
+  const list = savedGames().filter((g) => !(g.variant === entry.variant && g.setup === entry.setup && g.moves === entry.moves));
+  list.unshift(entry);
+  if (!storage.save(KEY, list)) return message("This browser keeps nothing (private mode or full): the game is not saved.");
+  $("#game-name").value = "";
+  renderSaved();
+  message(`Saved as "${entry.name}".`);
+}
+
+export function openSaved(id) {
+  const g = savedGames().find((e) => e.id === id);
+  if (!g) return Promise.resolve(false);
+  const moves = g.moves.match(/[a-h][1-8]/g) || [];
+  return replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply }).then((ok) => {
+    if (!ok) return false;
+    S.players = { black: "black", white: "white", ...g.players };
+    message(`Opened "${g.name}".`);
+    return true;
+  });
+}
+
+export function deleteSaved(id) {
+  const list = savedGames();
+  const g = list.find((e) => e.id === id);
+  storage.save(KEY, list.filter((e) => e.id !== id));
+  renderSaved();
+  if (g) message(`Deleted "${g.name}".`);
+}
+
+// The list under "Saved games", newest first.
+export function renderSaved() {
+  const list = savedGames();
+  $("#saved-count").textContent = list.length;
+  const ol = $("#saved-list");
+  ol.textContent = "";
+  for (const g of list) {
+    const li = document.createElement("li");
+    li.dataset.id = g.id;
+    const open = document.createElement("button");
+    open.className = "open";
+    open.textContent = g.name;
+    open.title = `open ${g.moves.length / 2} moves`;
+    open.addEventListener("click", () => openSaved(g.id));
+    const when = document.createElement("time");
+    when.dateTime = g.saved;
+    when.textContent = new Date(g.saved).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+    const result = document.createElement("span");
+    result.className = "result";
+    result.textContent = `${g.variant}, ${g.result}`;
+    const del = document.createElement("button");
+    del.className = "delete";
+    del.textContent = "✕";
+    del.setAttribute("aria-label", `delete ${g.name}`);
+    del.title = "delete";
+    del.addEventListener("click", () => deleteSaved(g.id));
+    li.append(open, " ", when, " ", result, " ", del);
+    ol.appendChild(li);
+  }
+}
+
+// Share: the address of the position shown, copied (or shown to copy by
+// hand where the browser refuses the clipboard).
+export function share() {
+  followAddress();
+  return copy(location.href, "Link");
+}
+
+// Open file: a .ggf or a transcript (.txt) read as the Load box reads it.
+export async function openFile(file) {
+  if (!file) return false;
+  if (file.size > 1 << 20) return message(`${file.name} is over 1 MB: not a game file.`);
+  const text = await file.text();
+  const ok = await loadText(text);
+  if (ok) message(`Opened ${file.name}.`);
+  return ok;
+}
