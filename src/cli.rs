@@ -13,6 +13,8 @@ mod book;
 mod games;
 mod measure;
 mod parsers;
+mod room_play;
+mod room_wire;
 mod sprt;
 mod train;
 
@@ -21,6 +23,7 @@ pub use book::BookCommand;
 pub use games::{run_games, OpeningsArgs, ReportArgs, RunArgs, TuneArgs};
 pub use measure::{bench, perft_rows, SolveArgs};
 use parsers::parse_eval;
+pub use room_play::RoomPlayArgs;
 pub use train::{EvaltestArgs, ProbcutArgs, SelfplayArgs, SwingArgs, TrainArgs};
 
 #[derive(Parser)]
@@ -101,6 +104,9 @@ pub enum CliCommand {
     /// Opening books: build, show, check, merge; Edax's book.dat in and out (see docs/book.md).
     #[command(subcommand)]
     Book(BookCommand),
+    /// Seat an engine in a room of mollett-server and play its colour to
+    /// the end (see docs/rooms.md).
+    RoomPlay(RoomPlayArgs),
 }
 
 impl CliCommand {

@@ -60,6 +60,7 @@ fn main() {
         Some(CliCommand::Evaltest(args)) => args.run().map(|report| print!("{report}")),
         Some(CliCommand::Book(command)) => command.run(variant, ctrl_c_flag),
         Some(CliCommand::Swing(args)) => args.run().map(|report| print!("{report}")),
+        Some(CliCommand::RoomPlay(args)) => args.run(ctrl_c_flag),
     };
     if let Err(e) = result {
         eprintln!("mollett: {e}");
