@@ -101,7 +101,7 @@ export function renderSaved() {
     del.setAttribute("aria-label", `delete ${g.name}`);
     del.title = "delete";
     del.addEventListener("click", () => deleteSaved(g.id));
-    li.append(open, " ", when, " ", result, " ", del);
+    li.append(open, " ", when, " · ", result, " ", del);
     ol.appendChild(li);
   }
 }

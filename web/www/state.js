@@ -24,6 +24,7 @@ export const S = {
   showLoss: false, // the graph draws each side's cumulative loss
   fileReview: null, // {summary} of a review read from a GGF file's comment
   players: { black: "black", white: "white" }, // a GGF file's names, for the GGF out
+  quietAddress: false, // the next address replaces the entry (a forced pass), address.js
 };
 
 export function sideIsHuman(side) {
