@@ -1,0 +1,167 @@
+//! The HTTP side: the rooms API, the WebSocket upgrade, and the board site
+//! (static files, gzip where the browser accepts it).
+
+use crate::event::ClockSpec;
+use crate::hub::Hub;
+use crate::ids::looks_like_id;
+use crate::record;
+use crate::wire::MAX_FRAME;
+use axum::body::Bytes;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use mollett::{Color, Variant};
+use serde::Deserialize;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tower_http::compression::Compression;
+use tower_http::services::ServeDir;
+
+/// Frames past this are refused by the WebSocket library itself (the
+/// connection closes without an answer); between `MAX_FRAME` and this, the
+/// server answers `too-large` before closing.
+const LIBRARY_LIMIT: usize = 64 * 1024;
+
+pub fn router(hub: Arc<Hub>, site: PathBuf) -> Router {
+    let files = Compression::new(ServeDir::new(site).append_index_html_on_directories(true));
+    Router::new()
+        .route("/api/rooms", post(create))
+        .route("/api/rooms/{id}", get(room_state))
+        .route("/api/rooms/{id}/game.txt", get(game_txt))
+        .route("/api/rooms/{id}/game.ggf", get(game_ggf))
+        .route("/ws/{id}", get(websocket))
+        .layer(DefaultBodyLimit::max(MAX_FRAME))
+        .with_state(hub)
+        .fallback_service(files)
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    json_response(status, json!({"error": message.into()}).to_string())
+}
+
+fn no_room() -> Response {
+    error(StatusCode::NOT_FOUND, "no such room")
+}
+
+#[derive(Deserialize)]
+struct CreateRequest {
+    variant: String,
+    color: String,
+    #[serde(default)]
+    clock: Option<ClockRequest>,
+}
+
+#[derive(Deserialize)]
+struct ClockRequest {
+    minutes: f64,
+    increment: f64,
+}
+
+/// The request's values, checked: variant, the creator's colour (`None`
+/// for random) and the clock.
+type Create = (Variant, Option<Color>, Option<ClockSpec>);
+
+fn parse_create(body: &[u8]) -> Result<Create, String> {
+    let req: CreateRequest = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let variant = match req.variant.as_str() {
+        "modern" => Variant::Modern,
+        "classic" => Variant::Classic,
+        v => return Err(format!("variant '{v}': modern or classic")),
+    };
+    let color = match req.color.as_str() {
+        "black" => Some(Color::Black),
+        "white" | "red" => Some(Color::White),
+        "random" => None,
+        c => return Err(format!("color '{c}': black, white, red or random")),
+    };
+    let clock = match req.clock {
+        None => None,
+        Some(c) => {
+            if !(0.5..=180.0).contains(&c.minutes) {
+                return Err("clock minutes: from 0.5 to 180".into());
+            }
+            if !(0.0..=180.0).contains(&c.increment) {
+                return Err("clock increment: from 0 to 180 seconds".into());
+            }
+            Some(ClockSpec {
+                initial_ms: (c.minutes * 60_000.0).round() as u64,
+                increment_ms: (c.increment * 1000.0).round() as u64,
+            })
+        }
+    };
+    Ok((variant, color, clock))
+}
+
+async fn create(State(hub): State<Arc<Hub>>, body: Bytes) -> Response {
+    let (variant, color, clock) = match parse_create(&body) {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    match hub.create(variant, color, clock) {
+        Ok((room, seat, token)) => {
+            let seat = crate::event::color_name(seat);
+            json_response(
+                StatusCode::CREATED,
+                json!({"room": room, "seat": seat, "token": token}).to_string(),
+            )
+        }
+        Err(e) => error(StatusCode::SERVICE_UNAVAILABLE, e.message),
+    }
+}
+
+/// The room's id from the path, if it is one.
+fn room_id(id: &str) -> Option<&str> {
+    looks_like_id(id).then_some(id)
+}
+
+async fn room_state(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match room_id(&id).and_then(|id| hub.state(id)) {
+        Some(state) => json_response(StatusCode::OK, state),
+        None => no_room(),
+    }
+}
+
+async fn game_txt(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match room_id(&id).and_then(|id| hub.with_room(id, record::transcript)) {
+        Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
+        None => no_room(),
+    }
+}
+
+async fn game_ggf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match room_id(&id).and_then(|id| hub.with_room(id, |r| (r.game_no, record::ggf(r)))) {
+        Some((game, text)) => (
+            [
+                (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"mollett-{id}-{game}.ggf\""),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        None => no_room(),
+    }
+}
+
+async fn websocket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !room_id(&id).is_some_and(|id| hub.exists(id)) {
+        return no_room();
+    }
+    ws.max_message_size(LIBRARY_LIMIT)
+        .max_frame_size(LIBRARY_LIMIT)
+        .on_upgrade(move |socket| crate::ws::serve(socket, hub, id))
+}

@@ -1,0 +1,461 @@
+//! One room's game as a pure state machine: no I/O, no clock reading.
+//!
+//! A request is checked by [`Room::handle`] (or [`Room::join`],
+//! [`Room::flag`]), which returns the [`Event`] it would cause or a
+//! [`RoomError`] and changes nothing. The caller stores the event and then
+//! [`Room::apply`]s it; replaying a room's stored events through `apply`
+//! rebuilds it exactly, which is how a restarted server gets its rooms back.
+//! The moves are checked by the `mollett` rules core, never here.
+
+use crate::event::{ClockSpec, Event, Reason, RoomSpec};
+use mollett::{Color, Game, Move, Position, Square};
+
+/// Unix time in milliseconds: every request carries the time it arrived.
+pub type Millis = u64;
+
+/// Why a request was refused; nothing changed. Each is one wire error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomError {
+    /// A spectator, or a connection without the seat's token, tried to act.
+    NoSeat,
+    NotYourTurn,
+    /// The game has not started: a seat is still free.
+    Waiting,
+    IllegalMove,
+    /// The client's `ply` is not the number of plies played.
+    Stale,
+    GameOver,
+    NotOver,
+    NoUndo,
+}
+
+impl RoomError {
+    /// The wire code (rooms protocol, `error.code`).
+    pub fn code(self) -> &'static str {
+        match self {
+            RoomError::NoSeat => "no-seat",
+            RoomError::NotYourTurn | RoomError::Waiting => "not-your-turn",
+            RoomError::IllegalMove => "illegal-move",
+            RoomError::Stale => "stale",
+            RoomError::GameOver => "game-over",
+            RoomError::NotOver => "not-over",
+            RoomError::NoUndo => "no-undo",
+        }
+    }
+
+    /// Words for the person who sent it.
+    pub fn message(self) -> &'static str {
+        match self {
+            RoomError::NoSeat => "you do not hold a seat in this room",
+            RoomError::NotYourTurn => "it is not your turn",
+            RoomError::Waiting => "the game starts when both seats are taken",
+            RoomError::IllegalMove => "that move is not legal here",
+            RoomError::Stale => "your board is out of date; the state has been sent again",
+            RoomError::GameOver => "the game is over",
+            RoomError::NotOver => "a rematch can be offered when the game is over",
+            RoomError::NoUndo => {
+                "no move to take back, no request to answer, or one is already asked"
+            }
+        }
+    }
+}
+
+/// A request from a seat (joining is [`Room::join`], the timer [`Room::flag`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Place on `square`; `ply` is the number of plies the sender saw.
+    Move {
+        square: Square,
+        ply: usize,
+    },
+    Undo,
+    UndoAnswer {
+        accept: bool,
+    },
+    Resign,
+    Rematch,
+}
+
+/// The room's phase, as the wire's `status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Waiting,
+    Playing,
+    Over,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    /// Discs on the board at the end, by colour index.
+    pub discs: [u32; 2],
+    pub reason: Reason,
+}
+
+/// The chess-style clock: time left per colour, and since when the side to
+/// move's time has been running (`None`: stopped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub spec: ClockSpec,
+    pub left_ms: [u64; 2],
+    pub since: Option<Millis>,
+}
+
+impl Clock {
+    fn new(spec: ClockSpec) -> Clock {
+        Clock {
+            spec,
+            left_ms: [spec.initial_ms; 2],
+            since: None,
+        }
+    }
+
+    /// Time left for `c` at `now`, counting the running side's time down.
+    pub fn left_at(&self, c: Color, to_move: Color, now: Millis) -> u64 {
+        let left = self.left_ms[c.index()];
+        match self.since {
+            Some(since) if c == to_move => left.saturating_sub(now.saturating_sub(since)),
+            _ => left,
+        }
+    }
+}
+
+/// What a `hello` gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Joined {
+    /// The token holds this seat already (a reconnect).
+    Seat(Color),
+    /// A free seat is taken: store and apply the event (its token is new).
+    Take(Event),
+    Watch,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub spec: RoomSpec,
+    /// 1, then 2 after a rematch, ...
+    pub game_no: u32,
+    /// Seat tokens by colour index for the current game (a rematch swaps them).
+    pub seats: [Option<String>; 2],
+    pub game: Game,
+    /// A pending undo request, by the colour that asked.
+    pub undo: Option<Color>,
+    /// Rematch offers by colour index.
+    pub rematch: [bool; 2],
+    pub clock: Option<Clock>,
+    pub result: Option<Outcome>,
+}
+
+impl Room {
+    /// A room with both seats free and no move played.
+    pub fn new(spec: RoomSpec) -> Room {
+        Room {
+            game_no: 1,
+            seats: [None, None],
+            game: Game::new(spec.variant, Color::Black),
+            undo: None,
+            rematch: [false; 2],
+            clock: spec.clock.map(Clock::new),
+            result: None,
+            spec,
+        }
+    }
+
+    /// Rebuilds a room from its stored events.
+    pub fn replay<'a>(spec: RoomSpec, events: impl IntoIterator<Item = &'a Event>) -> Room {
+        let mut room = Room::new(spec);
+        for e in events {
+            room.apply(e);
+        }
+        room
+    }
+
+    pub fn status(&self) -> Status {
+        if self.result.is_some() {
+            Status::Over
+        } else if self.seats.iter().any(Option::is_none) {
+            Status::Waiting
+        } else {
+            Status::Playing
+        }
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.game.position().side
+    }
+
+    /// The colour whose seat `token` holds, if any.
+    pub fn seat_of(&self, token: Option<&str>) -> Option<Color> {
+        let token = token?;
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| self.seats[c.index()].as_deref() == Some(token))
+    }
+
+    /// A connection says hello with `token`; `fresh` is the token a newly
+    /// taken seat would get (the caller draws it from OS randomness).
+    pub fn join(&self, token: Option<&str>, fresh: String, now: Millis) -> Joined {
+        if let Some(c) = self.seat_of(token) {
+            return Joined::Seat(c);
+        }
+        match [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| self.seats[c.index()].is_none())
+        {
+            Some(color) => Joined::Take(Event::Seat {
+                color,
+                token: fresh,
+                at: now,
+            }),
+            None => Joined::Watch,
+        }
+    }
+
+    /// The flag fall due at `now`, if the side to move's time has run out.
+    pub fn flag(&self, now: Millis) -> Option<Event> {
+        let clock = self.clock?;
+        clock.since?;
+        let side = self.to_move();
+        (self.status() == Status::Playing && clock.left_at(side, side, now) == 0).then_some(
+            Event::Flag {
+                loser: side,
+                at: now,
+            },
+        )
+    }
+
+    /// When the running clock will fall if nobody moves (for the timer).
+    pub fn flag_due(&self) -> Option<Millis> {
+        let clock = self.clock?;
+        let since = clock.since?;
+        (self.status() == Status::Playing).then(|| since + clock.left_ms[self.to_move().index()])
+    }
+
+    /// Checks `cmd` from `actor` (the sender's seat, `None` for a spectator)
+    /// at `now`: the event it causes, or why not. The caller has applied any
+    /// due flag fall first ([`Room::flag`]).
+    pub fn handle(
+        &self,
+        actor: Option<Color>,
+        cmd: Command,
+        now: Millis,
+    ) -> Result<Event, RoomError> {
+        let by = actor.ok_or(RoomError::NoSeat)?;
+        let status = self.status();
+        if cmd == Command::Rematch {
+            return match status {
+                Status::Over => Ok(Event::Rematch { by, at: now }),
+                _ => Err(RoomError::NotOver),
+            };
+        }
+        match status {
+            Status::Over => return Err(RoomError::GameOver),
+            Status::Waiting => return Err(RoomError::Waiting),
+            Status::Playing => {}
+        }
+        match cmd {
+            Command::Move { square, ply } => {
+                if by != self.to_move() {
+                    return Err(RoomError::NotYourTurn);
+                }
+                if ply != self.game.moves().len() {
+                    return Err(RoomError::Stale);
+                }
+                if self.game.position().play(Move::Place(square)).is_none() {
+                    return Err(RoomError::IllegalMove);
+                }
+                Ok(Event::Move {
+                    square,
+                    at: now,
+                    left_ms: self.clock_after(by, now, true),
+                })
+            }
+            Command::Undo => {
+                if self.undo.is_some() || self.undo_plies() == 0 {
+                    return Err(RoomError::NoUndo);
+                }
+                Ok(Event::UndoAsk { by, at: now })
+            }
+            Command::UndoAnswer { accept } => match self.undo {
+                Some(asker) if asker != by => Ok(Event::UndoAnswer {
+                    accept,
+                    at: now,
+                    // Time the side to move spent until now is charged to it.
+                    left_ms: if accept {
+                        self.clock_after(self.to_move(), now, false)
+                    } else {
+                        None
+                    },
+                }),
+                _ => Err(RoomError::NoUndo),
+            },
+            Command::Resign => Ok(Event::Resign {
+                by,
+                at: now,
+                left_ms: self.clock_after(self.to_move(), now, false),
+            }),
+            Command::Rematch => unreachable!("handled above"),
+        }
+    }
+
+    /// Both clocks after `side` (to move) stops its time at `now`, plus the
+    /// increment when it moved.
+    fn clock_after(&self, side: Color, now: Millis, increment: bool) -> Option<[u64; 2]> {
+        let clock = self.clock?;
+        let mut left = clock.left_ms;
+        left[side.index()] = clock.left_at(side, side, now)
+            + if increment {
+                clock.spec.increment_ms
+            } else {
+                0
+            };
+        Some(left)
+    }
+
+    /// Plies an accepted undo takes back: the last placement and the passes after it.
+    fn undo_plies(&self) -> usize {
+        let moves = self.game.moves();
+        match moves.iter().rposition(|m| *m != Move::Pass) {
+            Some(i) => moves.len() - i,
+            None => 0,
+        }
+    }
+
+    /// Applies an event that [`Room::handle`], [`Room::join`] or
+    /// [`Room::flag`] produced (now, or before a restart).
+    pub fn apply(&mut self, event: &Event) {
+        match *event {
+            Event::Seat {
+                color,
+                ref token,
+                at,
+            } => {
+                self.seats[color.index()] = Some(token.clone());
+                self.start_clock_if_full(at);
+            }
+            Event::Move {
+                square,
+                at,
+                left_ms,
+            } => {
+                // Checked when handled; a stored move that no longer plays
+                // would be a corrupt database: it is skipped, not a panic.
+                if self.game.play(Move::Place(square)).is_err() {
+                    log::error!(
+                        "room {}: stored move {square} is illegal; skipped",
+                        self.spec.id
+                    );
+                    return;
+                }
+                self.undo = None;
+                self.set_clock(left_ms, at);
+                self.after_ply();
+            }
+            Event::UndoAsk { by, .. } => self.undo = Some(by),
+            Event::UndoAnswer {
+                accept,
+                at,
+                left_ms,
+            } => {
+                self.undo = None;
+                if accept {
+                    let n = self.undo_plies();
+                    self.game.undo(n);
+                    self.set_clock(left_ms, at);
+                }
+            }
+            Event::Resign { by, at, left_ms } => {
+                self.set_clock(left_ms, at);
+                self.finish(Some(by.other()), Reason::Resign);
+            }
+            Event::Flag { loser, .. } => {
+                if let Some(clock) = &mut self.clock {
+                    clock.left_ms[loser.index()] = 0;
+                }
+                self.finish(Some(loser.other()), Reason::Time);
+            }
+            Event::Rematch { by, at } => {
+                self.rematch[by.index()] = true;
+                if self.rematch == [true; 2] {
+                    self.new_game(at);
+                }
+            }
+        }
+    }
+
+    fn set_clock(&mut self, left_ms: Option<[u64; 2]>, at: Millis) {
+        if let (Some(clock), Some(left)) = (&mut self.clock, left_ms) {
+            clock.left_ms = left;
+            clock.since = Some(at);
+        }
+    }
+
+    fn start_clock_if_full(&mut self, at: Millis) {
+        if self.status() == Status::Playing {
+            if let Some(clock) = &mut self.clock {
+                clock.since = Some(at);
+            }
+        }
+    }
+
+    /// Plays the forced passes, and ends the game when neither side can move.
+    fn after_ply(&mut self) {
+        while self.game.position().must_pass() {
+            // A forced pass is always legal; `must_pass` said so.
+            let _ = self.game.play(Move::Pass);
+        }
+        if self.game.position().is_game_over() {
+            let discs = discs(self.game.position());
+            let winner = match discs[0].cmp(&discs[1]) {
+                std::cmp::Ordering::Greater => Some(Color::Black),
+                std::cmp::Ordering::Less => Some(Color::White),
+                std::cmp::Ordering::Equal => None,
+            };
+            self.finish(winner, Reason::End);
+        }
+    }
+
+    /// Ends the game; the clocks were brought up to date by the event.
+    fn finish(&mut self, winner: Option<Color>, reason: Reason) {
+        let discs = discs(self.game.position());
+        if let Some(clock) = &mut self.clock {
+            clock.since = None;
+        }
+        self.undo = None;
+        self.result = Some(Outcome {
+            winner,
+            discs,
+            reason,
+        });
+    }
+
+    /// A rematch: a new game, the seats' colours swapped, clocks reset.
+    fn new_game(&mut self, at: Millis) {
+        self.game_no += 1;
+        self.seats.swap(0, 1);
+        self.game = Game::new(self.spec.variant, Color::Black);
+        self.undo = None;
+        self.rematch = [false; 2];
+        self.result = None;
+        self.clock = self.spec.clock.map(Clock::new);
+        self.start_clock_if_full(at);
+    }
+
+    /// After a restart the time the server was down is not charged: the
+    /// running clock restarts at `now` with the time it had left.
+    pub fn resume_clock(&mut self, now: Millis) {
+        if let Some(clock) = &mut self.clock {
+            if let Some(since) = clock.since {
+                if now > since {
+                    clock.since = Some(now);
+                }
+            }
+        }
+    }
+}
+
+/// Discs of each colour on the board, by colour index (empties belong to nobody).
+pub fn discs(pos: &Position) -> [u32; 2] {
+    [Color::Black, Color::White].map(|c| pos.discs_of(c).count_ones())
+}

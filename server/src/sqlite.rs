@@ -1,0 +1,132 @@
+//! The SQLite [`Store`]: one file, write-ahead log. A room is one row and
+//! each event one row (JSON), so a move costs one small insert.
+//!
+//! `synchronous=NORMAL` with WAL: a committed insert is in the log file
+//! before the call returns, so `kill -9` of the server loses nothing; only a
+//! power cut or OS crash may lose the last commits (`--durable` is
+//! `synchronous=FULL`, which survives those at the cost of an fsync a move).
+
+use crate::event::{Event, RoomSpec};
+use crate::store::{Store, StoredRoom};
+use rusqlite::{params, Connection};
+use std::collections::HashMap;
+use std::path::Path;
+
+pub struct SqliteStore {
+    db: Connection,
+    /// Room id -> row key, so events carry a small integer, not the 32-char id.
+    keys: HashMap<String, i64>,
+}
+
+fn err(e: rusqlite::Error) -> String {
+    format!("database: {e}")
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database file.
+    pub fn open(path: &Path, durable: bool) -> Result<SqliteStore, String> {
+        let db = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let sync = if durable { "FULL" } else { "NORMAL" };
+        db.execute_batch(&format!(
+            "PRAGMA journal_mode=WAL;
+             PRAGMA synchronous={sync};
+             PRAGMA busy_timeout=5000;
+             CREATE TABLE IF NOT EXISTS rooms (
+                 key INTEGER PRIMARY KEY,
+                 id TEXT NOT NULL UNIQUE,
+                 spec TEXT NOT NULL);
+             CREATE TABLE IF NOT EXISTS events (
+                 room INTEGER NOT NULL REFERENCES rooms(key),
+                 seq INTEGER NOT NULL,
+                 event TEXT NOT NULL,
+                 PRIMARY KEY (room, seq)) WITHOUT ROWID;"
+        ))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(SqliteStore {
+            db,
+            keys: HashMap::new(),
+        })
+    }
+
+    fn insert_event(&self, key: i64, seq: u64, event: &Event) -> Result<(), String> {
+        let text = serde_json::to_string(event).map_err(|e| e.to_string())?;
+        self.db
+            .prepare_cached("INSERT INTO events (room, seq, event) VALUES (?1, ?2, ?3)")
+            .and_then(|mut st| st.execute(params![key, seq as i64, text]))
+            .map(|_| ())
+            .map_err(err)
+    }
+}
+
+impl Store for SqliteStore {
+    fn create(&mut self, spec: &RoomSpec, events: &[Event]) -> Result<(), String> {
+        let text = serde_json::to_string(spec).map_err(|e| e.to_string())?;
+        // One transaction: a room is never stored without its creator's seat.
+        let tx = self.db.unchecked_transaction().map_err(err)?;
+        tx.execute(
+            "INSERT INTO rooms (id, spec) VALUES (?1, ?2)",
+            params![spec.id, text],
+        )
+        .map_err(err)?;
+        let key = tx.last_insert_rowid();
+        for (seq, e) in events.iter().enumerate() {
+            self.insert_event(key, seq as u64, e)?;
+        }
+        tx.commit().map_err(err)?;
+        self.keys.insert(spec.id.clone(), key);
+        Ok(())
+    }
+
+    fn append(&mut self, id: &str, seq: u64, event: &Event) -> Result<(), String> {
+        let key = *self
+            .keys
+            .get(id)
+            .ok_or_else(|| format!("no room {id} in the database"))?;
+        self.insert_event(key, seq, event)
+    }
+
+    fn load_all(&mut self) -> Result<Vec<StoredRoom>, String> {
+        let mut rooms: Vec<(i64, StoredRoom)> = Vec::new();
+        let mut index = HashMap::new();
+        {
+            let mut st = self
+                .db
+                .prepare("SELECT key, spec FROM rooms ORDER BY key")
+                .map_err(err)?;
+            let rows = st
+                .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+                .map_err(err)?;
+            for row in rows {
+                let (key, text) = row.map_err(err)?;
+                let spec: RoomSpec =
+                    serde_json::from_str(&text).map_err(|e| format!("room {key}: {e}"))?;
+                index.insert(key, rooms.len());
+                rooms.push((key, (spec, Vec::new())));
+            }
+        }
+        let mut st = self
+            .db
+            .prepare("SELECT room, seq, event FROM events ORDER BY room, seq")
+            .map_err(err)?;
+        let rows = st
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .map_err(err)?;
+        for row in rows {
+            let (key, seq, text) = row.map_err(err)?;
+            let event: Event =
+                serde_json::from_str(&text).map_err(|e| format!("room {key} event {seq}: {e}"))?;
+            let &i = index
+                .get(&key)
+                .ok_or_else(|| format!("event of unknown room {key}"))?;
+            rooms[i].1 .1.push(event);
+        }
+        self.keys = rooms.iter().map(|(k, (s, _))| (s.id.clone(), *k)).collect();
+        Ok(rooms.into_iter().map(|(_, r)| r).collect())
+    }
+}

@@ -1,0 +1,151 @@
+//! One WebSocket connection: reads frames (size- and rate-limited), turns
+//! them into room requests, and writes the room's frames back.
+
+use crate::hub::{Hub, QUEUE};
+use crate::wire::{self, ClientMsg, WireError, MAX_FRAME};
+use axum::extract::ws::{Message, WebSocket};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::mpsc;
+
+/// Messages a connection may send per second (contract: more is `rate-limited`).
+pub const RATE: f64 = 20.0;
+/// Refused messages in a row after which a flooding connection is closed.
+const STRIKES: u32 = 200;
+
+/// A token bucket: `RATE` messages a second, bursts of up to `RATE`.
+struct RateLimit {
+    tokens: f64,
+    last: Instant,
+    strikes: u32,
+}
+
+impl RateLimit {
+    fn new() -> RateLimit {
+        RateLimit {
+            tokens: RATE,
+            last: Instant::now(),
+            strikes: 0,
+        }
+    }
+
+    /// True when one more message is allowed now.
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * RATE;
+        self.tokens = (self.tokens + refill).min(RATE);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.strikes = 0;
+            true
+        } else {
+            self.strikes += 1;
+            false
+        }
+    }
+}
+
+/// Where a connection is: before its hello (holding the sender the room
+/// will get), or in the room as connection `n`.
+enum Phase {
+    Greeting(mpsc::Sender<String>),
+    In(u64),
+    Gone,
+}
+
+/// Serves one connection to room `id` until either side closes it.
+pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, id: String) {
+    let (tx, mut rx) = mpsc::channel(QUEUE);
+    let mut phase = Phase::Greeting(tx);
+    let mut limit = RateLimit::new();
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = WireError::new("bad-message", "frames are JSON text");
+                        if socket.send(Message::Text(e.frame().into())).await.is_err() { break }
+                        continue;
+                    }
+                    // Pings are answered by the library.
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    // Closed, or a frame past the library's own limit.
+                    _ => break,
+                };
+                if !limit.allow() {
+                    if limit.strikes > STRIKES { break }
+                    let e = WireError::new("rate-limited", format!("more than {RATE} messages a second"));
+                    if socket.send(Message::Text(e.frame().into())).await.is_err() { break }
+                    continue;
+                }
+                if text.len() > MAX_FRAME {
+                    let e = WireError::new("too-large", format!("a frame may hold {MAX_FRAME} bytes"));
+                    let _ = socket.send(Message::Text(e.frame().into())).await;
+                    break;
+                }
+                let replies = answer(&hub, &id, &mut phase, text.as_str());
+                for r in replies {
+                    if socket.send(Message::Text(r.into())).await.is_err() { break }
+                }
+                if matches!(phase, Phase::Gone) { break }
+            }
+            out = rx.recv() => match out {
+                Some(frame) => if socket.send(Message::Text(frame.into())).await.is_err() { break },
+                // The room cut this connection off (too far behind).
+                None => break,
+            },
+        }
+    }
+    if let Phase::In(n) = phase {
+        hub.disconnect(&id, n);
+    }
+}
+
+/// The frames that answer one message directly (the room's own frames
+/// reach the connection through its queue).
+fn answer(hub: &Hub, id: &str, phase: &mut Phase, text: &str) -> Vec<String> {
+    let msg = match wire::parse(text) {
+        Ok(m) => m,
+        Err(e) => return vec![e.frame()],
+    };
+    if msg == ClientMsg::Ping {
+        return vec![r#"{"type":"pong"}"#.to_string()];
+    }
+    match (std::mem::replace(phase, Phase::Gone), msg) {
+        (Phase::Greeting(tx), ClientMsg::Hello { token }) => match hub.connect(id, token, tx) {
+            Ok(j) => {
+                *phase = Phase::In(j.conn);
+                vec![j.welcome]
+            }
+            // The room is gone or the seat could not be stored: close.
+            Err(e) => vec![e.frame()],
+        },
+        (Phase::Greeting(tx), _) => {
+            *phase = Phase::Greeting(tx);
+            vec![WireError::new("bad-message", "the first message must be hello").frame()]
+        }
+        (Phase::In(n), ClientMsg::Hello { .. }) => {
+            *phase = Phase::In(n);
+            vec![WireError::new("bad-message", "hello was already said").frame()]
+        }
+        (Phase::In(n), msg) => {
+            *phase = Phase::In(n);
+            let result = wire::command(&msg)
+                .and_then(|cmd| cmd.map_or(Ok(()), |cmd| hub.command(id, n, cmd)));
+            match result {
+                Ok(()) => Vec::new(),
+                Err(e) => {
+                    let mut out = vec![e.frame()];
+                    // A stale board gets the current state at once.
+                    if e.code == "stale" {
+                        out.extend(hub.state_for(id, n));
+                    }
+                    out
+                }
+            }
+        }
+        (Phase::Gone, _) => Vec::new(),
+    }
+}
