@@ -445,15 +445,19 @@ fn holder(dev: u64, ino: u64) -> Option<(u32, String)> {
 mod tests {
     use super::*;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("mollett-files-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    /// A fresh folder and its path; the folder goes when the first drops.
+    fn dir(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!("mollett-files-{name}-"))
+            .tempdir()
+            .unwrap();
+        let d = tmp.path().to_path_buf();
+        (tmp, d)
     }
 
     #[test]
     fn a_second_writer_is_refused_until_the_first_is_done() {
-        let d = dir("lock");
+        let (_tmp, d) = dir("lock");
         let path = d.join("games.txt");
         let mut first = Writer::lock(&path).unwrap();
         first.append("one\n").unwrap();
@@ -470,12 +474,11 @@ mod tests {
         drop(first);
         Writer::lock(&path).unwrap().append("two\n").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"one\ntwo\n");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn inputs_must_be_regular_files() {
-        let d = dir("input");
+        let (_tmp, d) = dir("input");
         let err = regular_input(&d).unwrap_err();
         assert!(err.contains("is a directory"), "{err}");
         let err = regular_input(Path::new("/dev/zero")).unwrap_err();
@@ -483,12 +486,11 @@ mod tests {
         let f = d.join("f.txt");
         std::fs::write(&f, "x\n").unwrap();
         regular_input(&f).unwrap();
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn outputs_are_checked_before_any_work() {
-        let d = dir("output");
+        let (_tmp, d) = dir("output");
         assert!(check_output(&d).unwrap_err().contains("is a directory"));
         let missing = d.join("no-such-folder").join("out.txt");
         assert!(check_output(&missing)
@@ -497,12 +499,11 @@ mod tests {
         check_output(&d.join("new.txt")).unwrap();
         assert!(!d.join("new.txt").exists(), "checking creates nothing");
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "no probe left");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn a_failed_replacement_leaves_the_old_file() {
-        let d = dir("replace");
+        let (_tmp, d) = dir("replace");
         let path = d.join("w.bin");
         std::fs::write(&path, b"old and good").unwrap();
         let err = replace_with(&path, |f| {
@@ -519,7 +520,6 @@ mod tests {
         );
         replace(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

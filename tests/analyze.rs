@@ -64,7 +64,6 @@ fn exact_values(engine: &mut Engine, pos: &Position) -> Vec<(Move, i32)> {
 /// those of every legal move solved exactly on its own.
 #[test]
 fn exact_losses_equal_the_difference_of_solved_values() {
-    let dir = tmpdir("analyze-exact");
     // Three tournament games of 2017, one a shard.
     let out = mollett_ok(&[
         "analyze",
@@ -110,7 +109,6 @@ fn exact_losses_equal_the_difference_of_solved_values() {
     }
     assert!(checked >= 40, "{checked} moves checked");
     let _ = games;
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// WTHOR solved every game from 24 empties: the analysis's exact value

@@ -7,13 +7,12 @@ use mollett::protocol::book::edax::{self, EdaxBook};
 use mollett::protocol::book::{self as book, Book};
 use mollett::{Color, Position, Variant};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 const EDAX_BOOK: &[u8] = include_bytes!("data/edax/test-book.dat");
 
 use common::cli::{mollett, stdout};
 
-fn temp(test: &str, name: &str) -> PathBuf {
+fn temp(test: &str, name: &str) -> common::TestPath {
     common::cli::temp("book", test, name)
 }
 
@@ -173,16 +172,18 @@ fn book_subcommands_build_show_check_merge_and_convert() {
 }
 
 /// Edax's test book as a Mollett book file of this test.
-fn edax_book_file(test: &str) -> String {
+/// (The file goes with the returned path, when it drops.)
+fn edax_book_file(test: &str) -> common::TestPath {
     let path = temp(test, "edax.book");
     let ours = edax::parse(EDAX_BOOK).unwrap().to_book();
     std::fs::write(&path, ours.bytes()).unwrap();
-    path.to_str().unwrap().to_string()
+    path
 }
 
 #[test]
 fn gtp_plays_and_hints_from_the_book_until_it_is_off() {
-    let path = edax_book_file("gtp");
+    let book = edax_book_file("gtp");
+    let path = book.display();
     // After f5 d6 c3 d3 c4 the test book holds f4 (one of its lines).
     let script = format!(
         "set_option book_file {path}\nplay b f5\nplay w d6\nplay b c3\nplay w d3\nplay b c4\n\
@@ -211,7 +212,8 @@ fn gtp_plays_and_hints_from_the_book_until_it_is_off() {
 
 #[test]
 fn genmove_answers_the_book_move_at_once() {
-    let path = edax_book_file("genmove");
+    let book = edax_book_file("genmove");
+    let path = book.display();
     // No time at all for a search: a book move still comes, and is played.
     let script = format!(
         "set_option book_file {path}\nset_option movetime 1\nset_option nodes 1\ngenmove b\nhistory\n"
@@ -226,7 +228,8 @@ fn genmove_answers_the_book_move_at_once() {
 
 #[test]
 fn nboard_hint_sends_book_lines_and_go_the_book_move() {
-    let path = edax_book_file("nboard");
+    let book = edax_book_file("nboard");
+    let path = book.display();
     let script = format!(
         "nboard 2\nset book_file {path}\nset depth 2\n\
          set game (;GM[Othello]PC[NBoard]DT[2014-02-21]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\n\

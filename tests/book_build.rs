@@ -5,12 +5,12 @@
 use mollett::protocol::book::{self as book, Book, BookMove, BookPosition, Key};
 use mollett::rules::square::Move;
 use mollett::{Color, Position, Variant};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 use common::cli::{mollett, stdout as ok};
 
-fn temp(test: &str, name: &str) -> PathBuf {
+fn temp(test: &str, name: &str) -> common::TestPath {
     common::cli::temp("bookrun", test, name)
 }
 

@@ -1,12 +1,14 @@
 //! The command line refuses values it cannot use, at once, with one clear
 //! line and a non-zero exit, using the same ranges as the protocol.
 
+#[path = "common/tmp.rs"]
+mod tmp;
 use mollett::rules::moveline::moves_text;
 use mollett::{Color, Move, Position, Variant};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use tmp::TestPath;
 
 fn mollett(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mollett"))
@@ -16,12 +18,10 @@ fn mollett(args: &[&str]) -> Output {
         .expect("run mollett")
 }
 
-/// A file in a fresh temporary folder of this test.
-fn temp(test: &str, name: &str, contents: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mollett-cli-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
+/// A file in a fresh temporary folder of its own, removed when it drops.
+fn temp(test: &str, name: &str, contents: &[u8]) -> TestPath {
+    let path = TestPath::new(&format!("cli-{test}"), name);
+    std::fs::write(&*path, contents).unwrap();
     path
 }
 

@@ -2,9 +2,12 @@
 //! skipped and replayed, special files refused before they are read, and
 //! weight files replaced whole (a full disk leaves the old one).
 
+#[path = "common/tmp.rs"]
+mod tmp;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use tmp::TestDir;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_mollett")
@@ -18,11 +21,9 @@ fn mollett(args: &[&str]) -> Output {
         .expect("run mollett")
 }
 
-fn dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mollett-files-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty folder of this test, removed when it drops.
+fn dir(test: &str) -> TestDir {
+    TestDir::new(&format!("files-{test}"))
 }
 
 fn s(p: &Path) -> &str {
@@ -141,7 +142,6 @@ fn a_second_selfplay_on_the_same_corpus_refuses_and_the_first_loses_nothing() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A match between two depth-1 Mollett engines.
@@ -192,7 +192,6 @@ fn a_second_match_on_the_same_out_refuses() {
     idx.sort_unstable();
     idx.dedup();
     assert_eq!(idx.len(), n, "one record per game: {text}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -244,7 +243,6 @@ fn a_torn_result_line_is_reported_and_replayed_by_resume() {
         1,
         "the torn game is played again, once: {text}"
     );
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -278,7 +276,6 @@ fn special_files_are_refused_at_once() {
         "FIFO",
         second,
     );
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -299,7 +296,6 @@ fn outputs_are_checked_before_the_first_game() {
         t,
     );
     assert_refused_within(&["openings", "--out", s(&missing)], "does not exist", t);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 /// A small tmpfs, unmounted when dropped; `None` where mounting is not
@@ -370,5 +366,4 @@ fn a_full_disk_during_train_leaves_the_old_weight_file() {
         .collect();
     assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
     drop(fs);
-    std::fs::remove_dir_all(&d).unwrap();
 }

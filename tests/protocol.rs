@@ -775,8 +775,7 @@ fn the_eval_option_switches_the_evaluation() {
         "/src/engine/eval/weights.bin"
     ))
     .unwrap();
-    let dir = std::env::temp_dir().join(format!("mollett-flip-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TestDir::new("flip");
     let flipped = dir.join("flipped.bin");
     let mut bytes = good.clone();
     bytes[good.len() / 2] ^= 0x10;
@@ -798,7 +797,6 @@ fn the_eval_option_switches_the_evaluation() {
     assert_eq!(a[1], "= learned");
     assert_eq!(a[2], "=");
     assert_eq!(a[3], format!("= {}", intact.display()));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `level N` is depth N, exact from 2N empties, no move time; a bad level changes nothing.
@@ -865,8 +863,7 @@ fn hint_counts_beyond_64_are_refused() {
 /// refused at once, and the loop goes on.
 #[test]
 fn an_eval_path_that_is_no_regular_file_is_refused() {
-    let dir = std::env::temp_dir().join(format!("mollett-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TestDir::new("fifo");
     let fifo = dir.join("weights.fifo");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid C string for the duration of the call.
@@ -885,7 +882,6 @@ fn an_eval_path_that_is_no_regular_file_is_refused() {
         )
     );
     assert_eq!(a[1..], ["= Mollett", "= learned"]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A table larger than the memory available is refused when set, and the old

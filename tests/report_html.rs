@@ -417,7 +417,7 @@ fn an_unwritable_html_path_is_refused_before_the_first_game() {
     let b = format!("name=b cmd={}", fake("--upper"));
     for (html, what) in [
         (missing.clone(), "does not exist"),
-        (dir.clone(), "is a directory"),
+        (dir.to_path_buf(), "is a directory"),
     ] {
         let o = mollett(&[
             "match",

@@ -458,11 +458,14 @@ mod tests {
         let err = o.set("eval", "/nonexistent/weights.bin").unwrap_err();
         assert!(err.starts_with("invalid value: eval"), "{err}");
         assert_eq!(o, before);
-        let path = std::env::temp_dir().join(format!("mollett-opt-{}.bin", std::process::id()));
+        let tmp = tempfile::Builder::new()
+            .prefix("mollett-opt-")
+            .tempdir()
+            .unwrap();
+        let path = tmp.path().join("weights.bin");
         std::fs::write(&path, crate::engine::eval::pattern::EMBEDDED_WEIGHTS).unwrap();
         o.set("eval", path.to_str().unwrap()).unwrap();
         assert_eq!(o.eval, EvalKind::File(path.clone()));
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -238,10 +238,13 @@ mod tests {
 
     #[test]
     fn read_errors_name_the_file() {
-        let path = std::env::temp_dir().join(format!("mollett-{}.wtb", std::process::id()));
+        let tmp = tempfile::Builder::new()
+            .prefix("mollett-wthor-")
+            .tempdir()
+            .unwrap();
+        let path = tmp.path().join("games.wtb");
         std::fs::write(&path, [0u8; 17]).unwrap();
         let e = read(&path).unwrap_err();
         assert!(e.starts_with(&path.display().to_string()) && e.contains("17 bytes"));
-        std::fs::remove_file(&path).unwrap();
     }
 }

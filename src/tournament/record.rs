@@ -468,8 +468,11 @@ mod tests {
 
     #[test]
     fn a_file_keeps_its_good_lines_and_names_the_bad_ones() {
-        let dir = std::env::temp_dir().join(format!("mollett-record-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("mollett-record-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let path = dir.join("games.txt");
         let good = whole_game().to_line();
         let mut bytes = format!("{good}\n").into_bytes();
@@ -483,6 +486,5 @@ mod tests {
         assert!(read_results(&path)
             .unwrap_err()
             .contains("not a result file"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

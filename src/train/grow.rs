@@ -204,8 +204,11 @@ mod tests {
 
     #[test]
     fn a_corpus_run_resumes_after_a_kill_without_losing_or_repeating_a_game() {
-        let dir = std::env::temp_dir().join(format!("mollett-corpus-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("mollett-corpus-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let cfg = SelfplayConfig {
             variant: Variant::Classic,
             games: 6,
@@ -293,13 +296,15 @@ mod tests {
         )
         .unwrap_err()
         .contains("other settings"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn wthor_started_games_resume_and_shard_to_the_same_games_from_tournament_prefixes() {
-        let dir = std::env::temp_dir().join(format!("mollett-wthor-sp-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("mollett-wthor-sp-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let wthor = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/wthor");
         let files = [wthor.join("WTH_1977.wtb"), wthor.join("WTH_1978.wtb")];
         let starts = Arc::new(WthorStarts::load(&files, (8, 40)).unwrap());
@@ -377,6 +382,5 @@ mod tests {
                 .unwrap_err()
                 .contains("other settings")
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -178,8 +178,11 @@ mod tests {
 
     #[test]
     fn game_limits_keep_the_games_below_the_index() {
-        let dir = std::env::temp_dir().join(format!("mollett-limits-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("mollett-limits-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let path = dir.join("m.games");
         let header = Header::new(Variant::Modern, 20, &[("seed", "1".into())]);
         // The same game under three indices, out of order.
@@ -208,7 +211,6 @@ mod tests {
                 .len(),
             all.len()
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

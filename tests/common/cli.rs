@@ -22,10 +22,8 @@ pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-/// A path `name` in a fresh temporary folder of this process and `test`
-/// (`suite` keeps the folders of two test files apart).
-pub fn temp(suite: &str, test: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mollett-{suite}-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path `name` in a fresh temporary folder of its own (`suite` and
+/// `test` name it), removed with what was written there when it drops.
+pub fn temp(suite: &str, test: &str, name: &str) -> super::TestPath {
+    super::TestPath::new(&format!("{suite}-{test}"), name)
 }

@@ -36,12 +36,9 @@ pub fn fake(opts: &str) -> String {
     )
 }
 
-/// A fresh, empty temporary directory for one test.
-pub fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("mollett-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty temporary directory for one test, removed when it drops.
+pub fn tmpdir(name: &str) -> super::TestDir {
+    super::TestDir::new(name)
 }
 
 /// Runs `mollett ARGS...` to the end.

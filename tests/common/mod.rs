@@ -5,6 +5,8 @@
 pub mod cli;
 pub mod gtp;
 pub mod inproc;
+pub mod tmp;
 
 pub use gtp::*;
 pub use inproc::*;
+pub use tmp::{TestDir, TestPath};
