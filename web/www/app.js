@@ -111,7 +111,8 @@ window.mollett = {
   ping: () => "pong",
 };
 
-main().catch((e) => {
+// A room (`?room=`, docs/rooms.md) is room.js's page: it needs no engine.
+if (!new URLSearchParams(location.search).has("room")) main().catch((e) => {
   $("#status").dataset.state = "error";
   $("#status").textContent = `The engine could not start: ${e.message}`;
 });

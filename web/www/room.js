@@ -225,7 +225,8 @@ function buildRoomPage() {
 function setStatus(state, text) {
   const el = $("#status");
   el.dataset.state = state;
-  el.dataset.seat = R.seat || "spectator";
+  // The contract names the second seat by its rule set's word: red in classic.
+  el.dataset.seat = R.seat && R.seat !== "spectator" ? colourName(R.seat) : "spectator";
   el.textContent = text;
 }
 
@@ -237,6 +238,7 @@ function resultText(s) {
   const loser = r.winner === "black" ? names.white : names.black;
   if (r.reason === "resign") text += ` (${loser} resigned).`;
   else if (r.reason === "time") text += ` (${loser}'s time ran out).`;
+  else if (r.black + r.white === 64) text += " (the board is full).";
   else if (s.supply && (s.supply.black === 0 || s.supply.white === 0)) {
     text += ` (${s.supply.black === 0 ? "Black" : names.white} ran out of discs).`;
   } else text += " (neither side can move).";

@@ -1,0 +1,439 @@
+#!/usr/bin/env python3
+"""Rooms (issue 55, docs/rooms.md) as people use them: mollett-server
+started here on a free loopback port with a fresh database, and browser
+contexts as people on their own devices. Two people play a whole classic and
+a whole modern game by clicks, and after every ply both boards are the
+native engine's board for the transcript; an undo asked and declined changes
+nothing, accepted takes back one move on both boards; a third person
+watches and cannot move, not even by a message of their own; a reload and a
+server killed with kill -9 and started again both carry on; a rematch swaps
+the seats; screenshots at phone width; and `mollett room-play` seats the
+native engine, which a browser plays to the end.
+
+    MOLLETT=target/ci/mollett MOLLETT_WEB=target/web python3 tests/browser/test_rooms.py
+
+The server binary is MOLLETT_SERVER, else target/ci/mollett-server, else
+target/release/mollett-server.
+"""
+
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(__file__))
+from pagecheck import ROOT, Failures, Native, board_of, launch, png_colours  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
+SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
+SHOTS = os.environ.get("MOLLETT_SHOTS", os.path.join(ROOT, "target", "web-shots"))
+PHONE = {"width": 390, "height": 844}
+SETTLED = ("human-to-move", "opponent-to-move", "watching", "game-over")
+
+t = Failures()
+
+
+def server_binary():
+    for path in (os.environ.get("MOLLETT_SERVER"),
+                 os.path.join(ROOT, "target", "ci", "mollett-server"),
+                 os.path.join(ROOT, "target", "release", "mollett-server")):
+        if path and os.access(path, os.X_OK):
+            return path
+    sys.exit("test_rooms: no mollett-server binary (cargo build --profile ci -p mollett-server)")
+
+
+class Server:
+    """mollett-server on a free port of 127.0.0.1, its database in a
+    temporary folder that outlives a kill -9 (a restart reads it back)."""
+
+    def __init__(self):
+        self.binary = server_binary()
+        self.dir = tempfile.mkdtemp(prefix="mollett-rooms-")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}/"
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.log = open(os.path.join(self.dir, "server.log"), "ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "--addr", f"127.0.0.1:{self.port}", "--db", os.path.join(self.dir, "rooms.db"),
+             "--site", SITE], stdout=self.log, stderr=self.log)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.base, timeout=2).read()
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.1)
+        sys.exit(f"test_rooms: the server did not start:\n{self.log_text()}")
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.log.close()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+    def log_text(self):
+        with open(os.path.join(self.dir, "server.log"), "rb") as f:
+            return f.read().decode(errors="replace")[-3000:]
+
+    def get(self, path):
+        with urllib.request.urlopen(self.base + path.lstrip("/"), timeout=10) as r:
+            return r.read().decode()
+
+
+def view(page):
+    """What a person sees: discs by square, legal squares, the status."""
+    return page.evaluate("""() => {
+        const discs = {}, legal = [];
+        for (const el of document.querySelectorAll('[data-square]')) {
+            if (el.dataset.disc) discs[el.dataset.square] = el.dataset.disc;
+            if (el.hasAttribute('data-legal')) legal.push(el.dataset.square);
+        }
+        const st = document.querySelector('#status');
+        return {discs, legal: legal.sort(), state: st.dataset.state, seat: st.dataset.seat,
+                status: st.textContent, transcript: document.querySelector('#transcript').textContent};
+    }""")
+
+
+def wait_settled(page, transcript, timeout=30000):
+    """Until the page shows `transcript` and a settled state (not loading,
+    not reconnecting, no move on its way)."""
+    page.wait_for_function(
+        "([t, ok]) => document.querySelector('#transcript').textContent === t && "
+        "ok.includes(document.querySelector('#status').dataset.state) && "
+        "!/Move sent/.test(document.querySelector('#status').textContent)",
+        arg=[transcript, list(SETTLED)], timeout=timeout)
+
+
+def native_view(native, variant, transcript):
+    """The native engine's discs and legal squares after a transcript
+    (passes left out, played where forced), and whether the game is over."""
+    native.must(f"newgame {variant}")
+    for i in range(0, len(transcript), 2):
+        if native.must("legal") == "pass":
+            native.must("play pass")
+        native.must(f"play {transcript[i:i + 2]}")
+    if native.must("legal") == "pass":
+        native.must("play pass")
+    discs, legal, status, counts = board_of(native.must("showboard"))
+    second = "red" if variant == "classic" else "white"
+    return {sq: ("black" if c == "black" else second) for sq, c in discs.items()}, legal, native.must("legal") == "", counts
+
+
+def check_boards(native, variant, transcript, players, watchers, what):
+    """Every page shows the native board; only the mover's page marks the
+    native legal squares, every other page none."""
+    discs, legal, over, _ = native_view(native, variant, transcript)
+    ok = True
+    for page in players + watchers:
+        v = view(page)
+        ok &= v["discs"] == discs
+        if v["state"] == "human-to-move":
+            ok &= page in players and v["legal"] == legal and not over
+        else:
+            ok &= v["legal"] == []
+        ok &= (v["state"] == "game-over") == over
+    movers = [p for p in players if view(p)["state"] == "human-to-move"]
+    ok &= len(movers) == (0 if over else 1)
+    return ok, over
+
+
+def mover(players):
+    """The player page whose turn it is (None when the game is over)."""
+    for page in players:
+        if view(page)["state"] == "human-to-move":
+            return page
+    return None
+
+
+def play_ply(page, rng, players, watchers, transcript):
+    """The mover clicks one of its legal squares; every page shows it."""
+    sq = rng.choice(view(page)["legal"])
+    page.click(f'[data-square="{sq}"]')
+    transcript += sq
+    for p in players + watchers:
+        wait_settled(p, transcript)
+    return transcript
+
+
+def create_room(page, base, variant, color):
+    page.goto(f"{base}?room=new&variant={variant}&color={color}")
+    page.wait_for_function("document.querySelector('#room-link').textContent.includes('room=')", timeout=15000)
+    link = page.text_content("#room-link")
+    room = link.split("room=")[1]
+    return link, room
+
+
+def forged_move(page, base, room, token, square, ply):
+    """A message of one's own, as anyone could send from the console: the
+    server's answer to a move with `token` (None: a newcomer)."""
+    return page.evaluate("""([url, token, square, ply]) => new Promise((done) => {
+        const ws = new WebSocket(url);
+        ws.onopen = () => ws.send(JSON.stringify({type: 'hello', token}));
+        ws.onmessage = (e) => {
+            const m = JSON.parse(e.data);
+            if (m.type === 'welcome') ws.send(JSON.stringify({type: 'move', square, ply}));
+            else if (m.type === 'error') { ws.close(); done(m.code); }
+        };
+        setTimeout(() => done('no answer'), 5000);
+    })""", [base.replace("http", "ws") + f"ws/{room}", token, square, ply])
+
+
+def shot(page, name):
+    os.makedirs(SHOTS, exist_ok=True)
+    page.set_viewport_size(PHONE)
+    path = os.path.join(SHOTS, f"room-{name}.png")
+    data = page.screenshot(path=path, full_page=True)
+    t.check(png_colours(data) > 8, f"screenshot {name} at phone width is drawn", path)
+
+
+def classic_game(browser, server, native):
+    """Classic by clicks, with undo, a spectator, a reload, a server restart
+    and a rematch."""
+    base = server.base
+    rng = random.Random(55)
+    a_ctx, b_ctx, c_ctx = browser.new_context(), browser.new_context(viewport=PHONE), browser.new_context()
+    a, b, c = a_ctx.new_page(), b_ctx.new_page(), c_ctx.new_page()
+    errors = []
+    for p in (a, b, c):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    link, room = create_room(a, base, "classic", "black")
+    t.check(link == f"{base}?room={room}" and len(room) == 32, "classic: #room-link is the room's full URL", link)
+    t.check(a.url == link, "classic: the address became the room's link", a.url)
+    token_a = a.evaluate(f"localStorage.getItem('mollett-room-{room}')")
+    t.check(bool(token_a) and len(token_a) >= 32, "classic: the creator's token is kept in localStorage")
+    a.wait_for_selector('#status[data-state="waiting"]', timeout=15000)
+    t.check(view(a)["seat"] == "black" and view(a)["legal"] == [], "classic: creator is black and waits, no legal squares")
+    b.goto(link)
+    for p in (a, b):
+        wait_settled(p, "")
+    c.goto(link)
+    wait_settled(c, "")
+    t.check(view(b)["seat"] == "red", "classic: the link's opener takes red", view(b)["seat"])
+    t.check(view(c)["seat"] == "spectator" and view(c)["state"] == "watching", "classic: a third person watches", str(view(c)))
+    players, watchers = [a, b], [c]
+    transcript = ""
+    all_ok = True
+    ok, _ = check_boards(native, "classic", transcript, players, watchers, "start")
+    all_ok &= ok
+    for _ in range(12):
+        transcript = play_ply(mover(players), rng, players, watchers, transcript)
+        ok, _ = check_boards(native, "classic", transcript, players, watchers, transcript)
+        all_ok &= ok
+
+    # A spectator's own message, and a player's out of turn, are refused.
+    legal = view(mover(players))["legal"]
+    code = forged_move(c, base, room, None, legal[0], len(transcript) // 2)
+    t.check(code == "no-seat", "classic: a spectator's forged move is refused (no-seat)", code)
+    waiting = [p for p in players if p is not mover(players)][0]
+    token_w = waiting.evaluate(f"localStorage.getItem('mollett-room-{room}')")
+    code = forged_move(c, base, room, token_w, legal[0], len(transcript) // 2)
+    t.check(code == "not-your-turn", "classic: a move out of turn with the seat's own token is refused", code)
+    time.sleep(0.3)
+    ok, _ = check_boards(native, "classic", transcript, players, watchers, "after forgeries")
+    t.check(ok and all(view(p)["transcript"] == transcript for p in players + watchers),
+            "classic: the forged messages changed nothing")
+
+    # Undo: asked and declined changes nothing; asked and accepted takes back one move.
+    last = [p for p in players if p is not mover(players)][0]  # who made the last move
+    other = mover(players)
+    last.click("#room-undo")
+    other.wait_for_selector("#room-decline:visible", timeout=10000)
+    other.click("#room-decline")
+    last.wait_for_function("() => !window.mollett.state.undo", timeout=10000)
+    for p in players + watchers:
+        wait_settled(p, transcript)
+    ok, _ = check_boards(native, "classic", transcript, players, watchers, "undo declined")
+    t.check(ok, "classic: an undo asked and declined changes nothing on any board")
+    last.click("#room-undo")
+    other.wait_for_selector("#room-accept:visible", timeout=10000)
+    other.click("#room-accept")
+    transcript = transcript[:-2]
+    for p in players + watchers:
+        wait_settled(p, transcript)
+    ok, _ = check_boards(native, "classic", transcript, players, watchers, "undo accepted")
+    t.check(ok and mover(players) is last, "classic: an undo accepted takes back one move on both boards, the asker moves again")
+
+    # A reload carries on in the same seat.
+    for _ in range(4):
+        transcript = play_ply(mover(players), rng, players, watchers, transcript)
+    b.reload()
+    wait_settled(b, transcript)
+    t.check(view(b)["seat"] == "red", "classic: a reload keeps the seat", view(b)["seat"])
+    for _ in range(4):
+        transcript = play_ply(mover(players), rng, players, watchers, transcript)
+        ok, _ = check_boards(native, "classic", transcript, players, watchers, transcript)
+        all_ok &= ok
+    t.check(all_ok, "classic: after every ply so far both boards (and the watcher's) are the native board")
+    shot(a, "classic-black")
+    shot(b, "classic-red")
+
+    # The server killed and started again: both pages carry on by themselves.
+    server.kill9()
+    a.wait_for_selector('#status[data-state="connecting"]', timeout=15000)
+    t.check(view(a)["legal"] == [], "classic: no legal squares while the server is away")
+    server.start()
+    for p in players + watchers:
+        wait_settled(p, transcript, timeout=40000)
+    ok, _ = check_boards(native, "classic", transcript, players, watchers, "after restart")
+    t.check(ok, "classic: after kill -9 and a restart every board is as it was, and the game goes on")
+    all_ok = True
+    over = False
+    while not over:
+        transcript = play_ply(mover(players), rng, players, watchers, transcript)
+        ok, over = check_boards(native, "classic", transcript, players, watchers, transcript)
+        all_ok &= ok
+    t.check(all_ok, "classic: played to the end, every ply on both boards the native board")
+    _, _, _, counts = native_view(native, "classic", transcript)
+    words = counts.split()  # "black B red R supply ..."
+    score = f"{max(int(words[1]), int(words[3]))}-{min(int(words[1]), int(words[3]))}"
+    t.check(all(score in view(p)["status"] for p in players + watchers),
+            "classic: every page shows the final score", f"{counts} / {view(a)['status']}")
+    t.check(server.get(f"/api/rooms/{room}/game.txt").strip() == transcript, "classic: game.txt is the transcript")
+    ggf = server.get(f"/api/rooms/{room}/game.ggf")
+    t.check("(;" in ggf and transcript[:2].upper() in ggf.upper(), "classic: game.ggf is a GGF record of the game")
+    href = a.get_attribute("#room-open", "href")
+    t.check(href.endswith(f"?variant=classic&moves={transcript}"), "classic: Open on the board links the transcript", href)
+    shot(a, "classic-over")
+
+    # Rematch: both offer, a new game starts with the colours swapped.
+    a.click("#room-rematch")
+    b.wait_for_selector("#room-rematch:visible", timeout=10000)
+    b.click("#room-rematch")
+    for p in players:
+        wait_settled(p, "")
+    t.check(view(a)["seat"] == "red" and view(b)["seat"] == "black" and mover(players) is b,
+            "classic: a rematch swaps the colours", f"{view(a)['seat']} {view(b)['seat']}")
+    b_ctx.close()
+    a.wait_for_selector('.seat[data-colour="black"][data-presence="away"]', timeout=10000)
+    t.check(True, "classic: a player who leaves is shown away")
+    t.check(not errors, "classic: no page errors", "; ".join(errors[:3]))
+    a_ctx.close()
+    c_ctx.close()
+
+
+def modern_game(browser, server, native):
+    """Modern by clicks, the creator taking white; both boards after every ply."""
+    rng = random.Random(7)
+    a_ctx, b_ctx = browser.new_context(viewport=PHONE), browser.new_context()
+    a, b = a_ctx.new_page(), b_ctx.new_page()
+    link, room = create_room(a, server.base, "modern", "white")
+    b.goto(link)
+    for p in (a, b):
+        wait_settled(p, "")
+    t.check(view(a)["seat"] == "white" and view(b)["seat"] == "black", "modern: creator white, opener black")
+    transcript, over, all_ok = "", False, True
+    while not over:
+        transcript = play_ply(mover([a, b]), rng, [a, b], [], transcript)
+        ok, over = check_boards(native, "modern", transcript, [a, b], [], transcript)
+        all_ok &= ok
+    t.check(all_ok, f"modern: a whole game ({len(transcript) // 2} moves) by clicks, both boards the native board after every ply")
+    shot(a, "modern-white")
+    shot(b, "modern-black")
+    a_ctx.close()
+    b_ctx.close()
+
+
+def room_play(browser, server, native):
+    """`mollett room-play` seats the native engine; a browser plays it to the end."""
+    rng = random.Random(3)
+    ctx = browser.new_context()
+    a = ctx.new_page()
+    link, room = create_room(a, server.base, "modern", "black")
+    engine = subprocess.Popen([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={MOLLETT} init=set_option level 1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    transcript, all_ok, over = "", True, False
+    while not over:
+        # The browser's turn (or the end) comes after the engine's reply.
+        a.wait_for_function(
+            "(t) => document.querySelector('#transcript').textContent.startsWith(t) && "
+            "['human-to-move', 'game-over'].includes(document.querySelector('#status').dataset.state)",
+            arg=transcript, timeout=60000)
+        transcript = view(a)["transcript"]
+        ok, over = check_boards(native, "modern", transcript, [a], [], transcript)
+        all_ok &= ok
+        if not over:
+            sq = rng.choice(view(a)["legal"])
+            a.click(f'[data-square="{sq}"]')
+            transcript += sq
+    t.check(all_ok, f"room-play: a whole game against the engine ({len(transcript) // 2} moves), the board the native board at every turn of the browser")
+    try:
+        out, err = engine.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        engine.kill()
+        out, err = engine.communicate()
+    t.check(engine.returncode == 0 and "game over" in err and out == "",
+            "room-play: ends by itself at the end, the result on stderr, stdout quiet", f"rc {engine.returncode} {err!r}")
+    full = subprocess.run([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={MOLLETT}"],
+                          capture_output=True, text=True, timeout=30)
+    t.check(full.returncode != 0 and len(full.stderr.strip().splitlines()) == 1 and "seat" in full.stderr,
+            "room-play: a room without a free seat is one error line and a failure", full.stderr)
+    ctx.close()
+
+
+def create_form(browser, server):
+    """The board page's "Play a friend" form makes a clocked room; the
+    clock shows the minutes given and the board page itself still plays."""
+    ctx = browser.new_context()
+    a = ctx.new_page()
+    a.goto(server.base)
+    a.wait_for_selector('#status[data-state="human-to-move"]', timeout=30000)
+    a.click("#room-create summary")
+    a.select_option("#room-variant", "classic")
+    a.select_option("#room-color", "black")
+    a.fill("#room-minutes", "5")
+    a.fill("#room-increment", "2")
+    a.click("#room-create-go")
+    a.wait_for_selector('#status[data-state="waiting"]', timeout=15000)
+    clocks = a.eval_on_selector_all(".clock", "els => els.map((e) => e.textContent)")
+    t.check("room=" in a.url and view(a)["seat"] == "black" and clocks == ["5:00", "5:00"],
+            "create form: a classic room with a 5+2 clock, the creator black", f"{a.url} {clocks}")
+    ctx.close()
+
+
+def main():
+    if not os.path.exists(os.path.join(SITE, "room.js")):
+        sys.exit(f"test_rooms: no built site at {SITE} (scripts/web/build.sh)")
+    server = Server()
+    native = Native(MOLLETT)
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            create_form(browser, server)
+            classic_game(browser, server, native)
+            modern_game(browser, server, native)
+            room_play(browser, server, native)
+            browser.close()
+    finally:
+        native.close()
+        server.stop()
+        shutil.rmtree(server.dir, ignore_errors=True)
+    t.exit()
+
+
+if __name__ == "__main__":
+    main()
