@@ -254,6 +254,24 @@ def nothing_thinks_after_back(browser, base):
     ctx.close()
 
 
+def engine_move_during_hints(browser, base):
+    """Engine move while hints deepen (the Worker is restarted to stop
+    them) plays a move of the position shown."""
+    ctx, page = open_page(browser, base, f"?human=both&hints=1&hintdepth=30&moves={LEVEL_POSITION}")
+    page.wait_for_function("() => /depth [3-9]/.test(document.querySelector('#hint-info').textContent)", timeout=30000)
+    page.click("#engine-move")
+    page.wait_for_function("(n) => document.querySelector('#transcript').textContent.length > n",
+                           arg=len(LEVEL_POSITION), timeout=20000)
+    played = view(page)["transcript"]
+    try:
+        native_after(split(played))
+        ok = played.startswith(LEVEL_POSITION) and len(played) == len(LEVEL_POSITION) + 2
+    except AssertionError:
+        ok = False
+    t.check(ok, f"Engine move while hints deepen plays a legal move of the position shown ({played[len(LEVEL_POSITION):]})")
+    ctx.close()
+
+
 def move_list_follows(browser, base):
     """7. The move list keeps the current ply in sight, desktop and phone."""
     for size in ("desktop", "phone"):
@@ -549,7 +567,7 @@ def main():
     base = serve(SITE)
     only = sys.argv[1:]
     checks = [back_through_passes, empty_load_refused, levels_answer, transcript_after_edit,
-              nothing_thinks_after_back, move_list_follows, position_after_the_game,
+              nothing_thinks_after_back, engine_move_during_hints, move_list_follows, position_after_the_game,
               no_book_values_without_hints, empty_boxes_say_so, address_follows, share_link,
               current_game_kept, saved_games, files_round_trip]
     with sync_playwright() as p:

@@ -77,8 +77,13 @@ export function editSquare(sq) {
 
 export function finishEditing(apply) {
   const e = S.editing;
-  S.editing = null;
-  $("#setup-panel").hidden = true;
+  stopEditing();
   if (apply) loadSetup(`${e.board.join("")} ${$("#setup-side").value}`);
   else refresh();
+}
+
+// Leaves setup mode, the edited board dropped (Back or Forward meanwhile).
+export function stopEditing() {
+  S.editing = null;
+  $("#setup-panel").hidden = true;
 }

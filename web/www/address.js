@@ -14,6 +14,7 @@ import { parseTranscript } from "./game.js";
 import { replay } from "./records.js";
 import { refresh } from "./session.js";
 import { message } from "./view.js";
+import { stopEditing } from "./actions.js";
 
 const CURRENT = "mollett-current"; // {search, at}: the last address of the game
 const GAME_KEYS = ["variant", "setup", "moves", "ply"];
@@ -111,6 +112,7 @@ export async function openAddressGame(restored) {
 // Back or Forward: the position of that entry. Within the tree already
 // known (the usual case) it is a jump; otherwise the game is replayed.
 export function onPopState() {
+  if (S.editing) stopEditing();
   const g = gameOfAddress();
   const moves = (g.moves || "").toLowerCase().match(/[a-h][1-8]/g) || [];
   const path = g.variant === S.variant && (g.setup || null) === (S.root.setup || null) ? walk(S.root, moves) : null;

@@ -20,7 +20,7 @@ import { Engine } from "./engine.js";
 import { Node } from "./game.js";
 import { S, transcript, obf } from "./state.js";
 import { readParams, bindSettings } from "./settings.js";
-import { job, obsolete, refresh, engineMove, moveNow, onInfo } from "./session.js";
+import { refresh, startEngineMove, moveNow, onInfo } from "./session.js";
 import { newGame, first, back, forward, last, undo, redo, startEditing, finishEditing } from "./actions.js";
 import { loadTranscript, loadSetup, loadText, downloadGgf, downloadTranscript, copy } from "./records.js";
 import { restoreCurrent, openAddressGame, onPopState } from "./address.js";
@@ -40,9 +40,7 @@ function controls() {
   $("#engine-move").addEventListener("click", () => {
     const st = S.node.state;
     if (!st || st.over || S.thinking) return;
-    obsolete();
-    const node = S.node;
-    job((epoch) => engineMove(epoch, node));
+    startEngineMove(); // brings a restarted Worker back to the position first
   });
   $("#first").addEventListener("click", first);
   $("#back").addEventListener("click", back);

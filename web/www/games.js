@@ -7,7 +7,7 @@ import { S, transcript } from "./state.js";
 import * as storage from "./storage.js";
 import { replay, loadText, copy } from "./records.js";
 import { followAddress } from "./address.js";
-import { message, cap } from "./view.js";
+import { message, cap, outcome } from "./view.js";
 
 const $ = (sel) => document.querySelector(sel);
 const KEY = "mollett-games"; // [{id, name, variant, setup, moves, ply, result, saved, players}]
@@ -21,10 +21,7 @@ function savedGames() {
 function resultOf(line) {
   const st = line.at(-1).state;
   const moves = line.filter((n) => n.move && n.move !== "pass").length;
-  if (st && st.over) {
-    const b = st.discs.black, w = st.discs.second;
-    return b === w ? `draw ${b}-${w}` : `${b > w ? "Black" : cap(st.second)} wins ${Math.max(b, w)}-${Math.min(b, w)}`;
-  }
+  if (st && st.over) return outcome(st);
   return `unfinished, ${moves} moves`;
 }
 

@@ -97,10 +97,15 @@ function announceMove(node) {
 }
 
 function result(st) {
+  return `Game over: ${outcome(st)}.`;
+}
+
+// A finished game's result: "Black wins 40-24", "a draw, 32-32" (also the
+// saved games list's).
+export function outcome(st) {
   const b = st.discs.black, w = st.discs.second;
-  const second = cap(st.second);
-  if (b === w) return `Game over: a draw, ${b}-${w}.`;
-  return `Game over: ${b > w ? "Black" : second} wins ${Math.max(b, w)}-${Math.min(b, w)}.`;
+  if (b === w) return `a draw, ${b}-${w}`;
+  return `${b > w ? "Black" : cap(st.second)} wins ${Math.max(b, w)}-${Math.min(b, w)}`;
 }
 
 export function renderStatus() {
