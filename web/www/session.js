@@ -172,7 +172,7 @@ export function moveNow() {
 
 // The position shown waits for the engine: its side to move, nothing
 // thinking (gone back to a ply with a continuation, or just loaded).
-export function engineToMove() {
+function engineToMove() {
   const st = S.node.state;
   return !!st && !st.over && !st.mustPass && !S.thinking && !S.editing && !sideIsHuman(st.side);
 }
