@@ -7,6 +7,7 @@ use crate::ids::looks_like_id;
 use crate::record;
 use crate::wire::MAX_FRAME;
 use axum::body::Bytes;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
@@ -156,11 +157,16 @@ async fn game_ggf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respon
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    // The room is looked up first: no such room is a 404 whatever the request.
     if !room_id(&id).is_some_and(|id| hub.exists(id)) {
         return no_room();
     }
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(rejection) => return rejection.into_response(),
+    };
     ws.max_message_size(LIBRARY_LIMIT)
         .max_frame_size(LIBRARY_LIMIT)
         .on_upgrade(move |socket| crate::ws::serve(socket, hub, id))

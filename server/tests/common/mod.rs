@@ -1,0 +1,176 @@
+//! Helpers for the tests that talk to a real server over loopback: a
+//! minimal HTTP client, a WebSocket client with timeouts, a server in this
+//! process (or as the binary, for the kill -9 test).
+
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Every wait in these tests is bounded by this.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// A server running in this process on a free loopback port.
+pub async fn start_in_process(db: &Path, site: &Path) -> SocketAddr {
+    let store = mollett_server::sqlite::SqliteStore::open(db, false).unwrap();
+    let hub = mollett_server::hub::Hub::load(Box::new(store)).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = mollett_server::http::router(hub, site.to_path_buf());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
+}
+
+/// A temporary folder with a site (index.html) and room for a database.
+pub fn scratch() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<!doctype html><title>board</title>").unwrap();
+    let db = dir.path().join("rooms.db");
+    (dir, site, db)
+}
+
+/// One HTTP/1.1 request; returns the status, headers (lower case) and body.
+pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let fut = async {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept-Encoding: identity\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).await.unwrap();
+        out
+    };
+    let out = tokio::time::timeout(WAIT, fut).await.expect("HTTP answer in time");
+    let text = String::from_utf8_lossy(&out).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a header block");
+    let status = head[9..12].parse().unwrap();
+    (status, head.to_lowercase(), body.to_string())
+}
+
+/// `POST /api/rooms`: (room, seat, token).
+pub async fn create(addr: SocketAddr, variant: &str, color: &str, clock: Value) -> (String, String, String) {
+    let body = json!({"variant": variant, "color": color, "clock": clock}).to_string();
+    let (status, _, body) = http(addr, "POST", "/api/rooms", &body).await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let s = |k: &str| v[k].as_str().unwrap().to_string();
+    (s("room"), s("seat"), s("token"))
+}
+
+/// `GET /api/rooms/<id>` as JSON.
+pub async fn get_state(addr: SocketAddr, room: &str) -> Value {
+    let (status, _, body) = http(addr, "GET", &format!("/api/rooms/{room}"), "").await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+/// The state without what changes with time or connections (clocks, presence).
+pub fn game_part(mut state: Value) -> Value {
+    for k in ["clock", "seats", "spectators"] {
+        state.as_object_mut().unwrap().remove(k);
+    }
+    state
+}
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, room: &str) -> Client {
+        let url = format!("ws://{addr}/ws/{room}");
+        let (ws, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(url))
+            .await
+            .expect("connect in time")
+            .expect("WebSocket upgrade");
+        Client { ws }
+    }
+
+    /// Connects and says hello; returns the client and its welcome.
+    pub async fn join(addr: SocketAddr, room: &str, token: Option<&str>) -> (Client, Value) {
+        let mut c = Client::connect(addr, room).await;
+        c.send(json!({"type": "hello", "token": token})).await;
+        let w = c.recv_type("welcome").await;
+        (c, w)
+    }
+
+    pub async fn send(&mut self, v: Value) {
+        self.send_text(v.to_string()).await;
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// The next text frame as JSON (`None` when the server closed).
+    pub async fn next(&mut self) -> Option<Value> {
+        self.next_within(WAIT).await
+    }
+
+    /// [`Client::next`] with another bound on the wait.
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
+        loop {
+            let msg = tokio::time::timeout(wait, self.ws.next()).await.expect("a frame in time");
+            match msg {
+                Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next frame of type `kind`, skipping others (states of presence changes).
+    pub async fn recv_type(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next().await.unwrap_or_else(|| panic!("closed while waiting for {kind}"));
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+
+    /// The next state frame whose game has `plies` plies.
+    pub async fn state_at(&mut self, plies: usize) -> Value {
+        loop {
+            let v = self.recv_type("state").await;
+            if v["state"]["moves"].as_array().unwrap().len() == plies {
+                return v;
+            }
+        }
+    }
+
+    /// The next state frame whose game has at least `plies` plies.
+    pub async fn state_at_least(&mut self, plies: usize) -> Value {
+        loop {
+            let v = self.recv_type("state").await;
+            if v["state"]["moves"].as_array().unwrap().len() >= plies {
+                return v;
+            }
+        }
+    }
+
+    /// Sends `v` and expects the error `code` as the next error frame.
+    pub async fn expect_error(&mut self, v: Value, code: &str) {
+        self.send(v).await;
+        let e = self.recv_type("error").await;
+        assert_eq!(e["code"], code, "{e}");
+        assert!(!e["message"].as_str().unwrap().is_empty());
+    }
+
+    /// True when nothing arrives within `ms` milliseconds.
+    pub async fn quiet_for(&mut self, ms: u64) -> bool {
+        tokio::time::timeout(Duration::from_millis(ms), self.ws.next()).await.is_err()
+    }
+}
