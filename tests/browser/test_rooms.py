@@ -358,13 +358,16 @@ def modern_game(browser, server, native):
     b_ctx.close()
 
 
-def room_play(browser, server, native):
-    """`mollett room-play` seats the native engine; a browser plays it to the end."""
+FAKE = os.path.join(ROOT, "tests", "data", "fake_gtp.py")
+
+
+def room_play(browser, server, native, spec, what):
+    """`mollett room-play` seats an engine; a browser plays it to the end."""
     rng = random.Random(3)
     ctx = browser.new_context()
     a = ctx.new_page()
     link, room = create_room(a, server.base, "modern", "black")
-    engine = subprocess.Popen([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={MOLLETT} init=set_option level 1"],
+    engine = subprocess.Popen([MOLLETT, "room-play", "--room", link, "--engine", spec],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     transcript, all_ok, over = "", True, False
     while not over:
@@ -380,18 +383,42 @@ def room_play(browser, server, native):
             sq = rng.choice(view(a)["legal"])
             a.click(f'[data-square="{sq}"]')
             transcript += sq
-    t.check(all_ok, f"room-play: a whole game against the engine ({len(transcript) // 2} moves), the board the native board at every turn of the browser")
+    t.check(all_ok, f"room-play {what}: a whole game against the engine ({len(transcript) // 2} moves), the board the native board at every turn of the browser")
     try:
         out, err = engine.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         engine.kill()
         out, err = engine.communicate()
     t.check(engine.returncode == 0 and "game over" in err and out == "",
-            "room-play: ends by itself at the end, the result on stderr, stdout quiet", f"rc {engine.returncode} {err!r}")
+            f"room-play {what}: ends by itself at the end, the result on stderr, stdout quiet", f"rc {engine.returncode} {err!r}")
     full = subprocess.run([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={MOLLETT}"],
                           capture_output=True, text=True, timeout=30)
     t.check(full.returncode != 0 and len(full.stderr.strip().splitlines()) == 1 and "seat" in full.stderr,
             "room-play: a room without a free seat is one error line and a failure", full.stderr)
+    ctx.close()
+
+
+def room_play_illegal(browser, server):
+    """An engine answering an illegal move: one error line, exit status 2,
+    and the move is never sent (the room still waits for it)."""
+    ctx = browser.new_context()
+    a = ctx.new_page()
+    link, room = create_room(a, server.base, "modern", "black")
+    engine = subprocess.Popen([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={FAKE} --illegal 1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_settled(a, "")
+    a.click('[data-square="d3"]')
+    try:
+        out, err = engine.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        engine.kill()
+        out, err = engine.communicate()
+    lines = err.strip().splitlines()
+    t.check(engine.returncode == 2 and lines[-1].startswith("mollett: ") and "d4" in lines[-1] and "not a legal move" in lines[-1],
+            "room-play: an engine's illegal answer is one error line and exit status 2", err)
+    time.sleep(0.3)
+    t.check(view(a)["transcript"] == "d3" and view(a)["state"] == "opponent-to-move",
+            "room-play: the illegal move was not sent", str(view(a)))
     ctx.close()
 
 
@@ -426,7 +453,9 @@ def main():
             create_form(browser, server)
             classic_game(browser, server, native)
             modern_game(browser, server, native)
-            room_play(browser, server, native)
+            room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1", "(Mollett, GTP)")
+            room_play(browser, server, native, f"cmd={FAKE} --nboard proto=nboard", "(an NBoard engine)")
+            room_play_illegal(browser, server)
             browser.close()
     finally:
         native.close()
