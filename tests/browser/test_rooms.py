@@ -439,6 +439,10 @@ def create_form(browser, server):
     clocks = a.eval_on_selector_all(".clock", "els => els.map((e) => e.textContent)")
     t.check("room=" in a.url and view(a)["seat"] == "black" and clocks == ["5:00", "5:00"],
             "create form: a classic room with a 5+2 clock, the creator black", f"{a.url} {clocks}")
+    a.goto(f"{server.base}?room={'0' * 32}")
+    a.wait_for_selector('#status[data-state="error"]', timeout=15000)
+    t.check(view(a)["legal"] == [] and "does not exist" in view(a)["status"],
+            "a link to a room the server does not have says so", view(a)["status"])
     ctx.close()
 
 
