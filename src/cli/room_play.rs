@@ -205,7 +205,7 @@ struct Told {
 
 /// Plies alternate from black, passes included.
 fn ply_colour(i: usize) -> Color {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

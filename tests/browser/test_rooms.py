@@ -203,6 +203,20 @@ def forged_move(page, base, room, token, square, ply):
     })""", [base.replace("http", "ws") + f"ws/{room}", token, square, ply])
 
 
+def audit(page, where):
+    """axe-core (npm, target/axe, installed by scripts/browser-tests.sh) on
+    the room page: no serious or critical violation."""
+    axe = os.path.join(ROOT, "target", "axe", "node_modules", "axe-core", "axe.min.js")
+    if not os.path.isfile(axe):
+        print(f"     (no axe-core at {axe}: the room page's audit is skipped)")
+        return
+    page.add_script_tag(path=axe)
+    found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']}).then("
+                          "r => r.violations.map(v => [v.id, v.impact, v.nodes.length]))")
+    serious = [v for v in found if v[1] in ("serious", "critical")]
+    t.check(not serious, f"axe-core on the room page ({where}): no serious or critical violations", str(serious))
+
+
 def shot(page, name):
     os.makedirs(SHOTS, exist_ok=True)
     page.set_viewport_size(PHONE)
@@ -290,6 +304,7 @@ def classic_game(browser, server, native):
         all_ok &= ok
     t.check(all_ok, "classic: after every ply so far both boards (and the watcher's) are the native board")
     shot(a, "classic-black")
+    audit(b, "a player to move, phone width")
     shot(b, "classic-red")
 
     # The server killed and started again: both pages carry on by themselves.
@@ -319,6 +334,8 @@ def classic_game(browser, server, native):
     href = a.get_attribute("#room-open", "href")
     t.check(href.endswith(f"?variant=classic&moves={transcript}"), "classic: Open on the board links the transcript", href)
     shot(a, "classic-over")
+    audit(a, "a player, game over")
+    audit(c, "a spectator")
 
     # Rematch: both offer, a new game starts with the colours swapped.
     a.click("#room-rematch")
