@@ -137,21 +137,28 @@ def native_view(native, variant, transcript):
         if native.must("legal") == "pass":
             native.must("play pass")
         native.must(f"play {transcript[i:i + 2]}")
-    if native.must("legal") == "pass":
+    passed = native.must("legal") == "pass"
+    if passed:
         native.must("play pass")
     discs, legal, status, counts = board_of(native.must("showboard"))
     second = "red" if variant == "classic" else "white"
-    return {sq: ("black" if c == "black" else second) for sq, c in discs.items()}, legal, native.must("legal") == "", counts
+    over = native.must("legal") == ""
+    return {sq: ("black" if c == "black" else second) for sq, c in discs.items()}, legal, over, counts, passed and not over
+
+
+PASSES = []  # (variant, transcript) where a forced pass was checked on the pages
 
 
 def check_boards(native, variant, transcript, players, watchers, what):
     """Every page shows the native board; only the mover's page marks the
     native legal squares, every other page none."""
-    discs, legal, over, _ = native_view(native, variant, transcript)
+    discs, legal, over, _, passed = native_view(native, variant, transcript)
     ok = True
     for page in players + watchers:
         v = view(page)
         ok &= v["discs"] == discs
+        # A forced pass is announced on every page.
+        ok &= not passed or "has no move and passes" in page.text_content("#message")
         if v["state"] == "human-to-move":
             ok &= page in players and v["legal"] == legal and not over
         else:
@@ -159,6 +166,8 @@ def check_boards(native, variant, transcript, players, watchers, what):
         ok &= (v["state"] == "game-over") == over
     movers = [p for p in players if view(p)["state"] == "human-to-move"]
     ok &= len(movers) == (0 if over else 1)
+    if passed:
+        PASSES.append((variant, transcript))
     return ok, over
 
 
@@ -323,7 +332,7 @@ def classic_game(browser, server, native):
         ok, over = check_boards(native, "classic", transcript, players, watchers, transcript)
         all_ok &= ok
     t.check(all_ok, "classic: played to the end, every ply on both boards the native board")
-    _, _, _, counts = native_view(native, "classic", transcript)
+    _, _, _, counts, _ = native_view(native, "classic", transcript)
     words = counts.split()  # "black B red R supply ..."
     score = f"{max(int(words[1]), int(words[3]))}-{min(int(words[1]), int(words[3]))}"
     t.check(all(score in view(p)["status"] for p in players + watchers),
@@ -354,8 +363,9 @@ def classic_game(browser, server, native):
 
 
 def modern_game(browser, server, native):
-    """Modern by clicks, the creator taking white; both boards after every ply."""
-    rng = random.Random(7)
+    """Modern by clicks, the creator taking white; both boards after every
+    ply. The seed's game has two forced passes, each announced on both pages."""
+    rng = random.Random(2)
     a_ctx, b_ctx = browser.new_context(viewport=PHONE), browser.new_context()
     a, b = a_ctx.new_page(), b_ctx.new_page()
     link, room = create_room(a, server.base, "modern", "white")
@@ -369,6 +379,7 @@ def modern_game(browser, server, native):
         ok, over = check_boards(native, "modern", transcript, [a, b], [], transcript)
         all_ok &= ok
     t.check(all_ok, f"modern: a whole game ({len(transcript) // 2} moves) by clicks, both boards the native board after every ply")
+    t.check(sum(v == "modern" for v, _ in PASSES) == 2, "modern: both forced passes announced on both pages", str(PASSES))
     shot(a, "modern-white")
     shot(b, "modern-black")
     a_ctx.close()
@@ -477,6 +488,7 @@ def main():
             room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1", "(Mollett, GTP)")
             room_play(browser, server, native, f"cmd={FAKE} --nboard proto=nboard", "(an NBoard engine)")
             room_play_illegal(browser, server)
+            print(f"     forced passes announced on the pages: {len(PASSES)} {PASSES}")
             browser.close()
     finally:
         native.close()
