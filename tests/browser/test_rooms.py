@@ -467,6 +467,18 @@ def create_form(browser, server):
     clocks = a.eval_on_selector_all(".clock", "els => els.map((e) => e.textContent)")
     t.check("room=" in a.url and view(a)["seat"] == "black" and clocks == ["5:00", "5:00"],
             "create form: a classic room with a 5+2 clock, the creator black", f"{a.url} {clocks}")
+    # With both seats taken black's clock runs, counted down on the page
+    # between the server's states; red's stands.
+    b = browser.new_context().new_page()
+    b.goto(a.url)
+    a.wait_for_selector('#status[data-state="human-to-move"]', timeout=15000)
+    secs = lambda text: int(text.split(":")[0]) * 60 + float(text.split(":")[1])  # noqa: E731
+    before = [secs(x) for x in a.eval_on_selector_all(".clock", "els => els.map((e) => e.textContent)")]
+    time.sleep(2.2)
+    after = [secs(x) for x in a.eval_on_selector_all(".clock", "els => els.map((e) => e.textContent)")]
+    t.check(1 <= before[0] - after[0] <= 4 and after[1] == before[1] == 300,
+            "create form: black's clock counts down on the page, red's stands", f"{before} {after}")
+    b.context.close()
     a.goto(f"{server.base}?room={'0' * 32}")
     a.wait_for_selector('#status[data-state="error"]', timeout=15000)
     t.check(view(a)["legal"] == [] and "does not exist" in view(a)["status"],
