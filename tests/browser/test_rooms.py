@@ -389,15 +389,17 @@ def modern_game(browser, server, native):
 FAKE = os.path.join(ROOT, "tests", "data", "fake_gtp.py")
 
 
-def room_play(browser, server, native, spec, what):
-    """`mollett room-play` seats an engine; a browser plays it to the end."""
+def room_play(browser, server, native, spec, what, restart=False):
+    """`mollett room-play` seats an engine; a browser plays it to the end
+    (with `restart`, the server is killed with kill -9 and started again at
+    the browser's turn after 20 moves: the engine's seat reconnects too)."""
     rng = random.Random(3)
     ctx = browser.new_context()
     a = ctx.new_page()
     link, room = create_room(a, server.base, "modern", "black")
     engine = subprocess.Popen([MOLLETT, "room-play", "--room", link, "--engine", spec],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    transcript, all_ok, over = "", True, False
+    transcript, all_ok, over, restarted = "", True, False, False
     while not over:
         # The browser's turn (or the end) comes after the engine's reply.
         a.wait_for_function(
@@ -407,6 +409,11 @@ def room_play(browser, server, native, spec, what):
         transcript = view(a)["transcript"]
         ok, over = check_boards(native, "modern", transcript, [a], [], transcript)
         all_ok &= ok
+        if restart and not restarted and len(transcript) >= 40 and not over:
+            restarted = True
+            server.kill9()
+            server.start()
+            wait_settled(a, transcript, timeout=40000)
         if not over:
             sq = rng.choice(view(a)["legal"])
             a.click(f'[data-square="{sq}"]')
@@ -417,7 +424,7 @@ def room_play(browser, server, native, spec, what):
     except subprocess.TimeoutExpired:
         engine.kill()
         out, err = engine.communicate()
-    t.check(engine.returncode == 0 and "game over" in err and out == "",
+    t.check(engine.returncode == 0 and "game over" in err and out == "" and restarted == ("reconnecting" in err),
             f"room-play {what}: ends by itself at the end, the result on stderr, stdout quiet", f"rc {engine.returncode} {err!r}")
     full = subprocess.run([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={MOLLETT}"],
                           capture_output=True, text=True, timeout=30)
@@ -497,7 +504,8 @@ def main():
             create_form(browser, server)
             classic_game(browser, server, native)
             modern_game(browser, server, native)
-            room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1", "(Mollett, GTP)")
+            room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1",
+                      "(Mollett, GTP, the server restarted mid-game)", restart=True)
             room_play(browser, server, native, f"cmd={FAKE} --nboard proto=nboard", "(an NBoard engine)")
             room_play_illegal(browser, server)
             print(f"     forced passes announced on the pages: {len(PASSES)} {PASSES}")
