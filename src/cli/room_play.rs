@@ -64,8 +64,10 @@ impl RoomPlayArgs {
         let mut engine = EngineProcess::start(&self.engine, HANG, stop())
             .map_err(|e| format!("engine {}: {e}", self.engine.name))?;
         let mut told = Told::default();
-        // (game, ply) of the move sent and not yet seen in a state.
+        // (game, ply) of the move sent and not yet seen in a state, and of
+        // the last undo request declined: each is sent once.
         let mut sent: Option<(u32, usize)> = None;
+        let mut declined: Option<(u32, usize)> = None;
         let mut colour = colour;
         loop {
             if state.status == "over" {
@@ -73,13 +75,16 @@ impl RoomPlayArgs {
                 engine.quit();
                 return Ok(());
             }
-            if let Some(undo) = &state.undo {
-                if undo.by != seat_name(colour) {
-                    eprintln!("room-play: the other side asks to take back a move: declined (an engine's seat does not)");
-                    conn.send(r#"{"type":"undo-answer","accept":false}"#)?;
-                }
-            }
             let turn = (state.game, state.moves.len());
+            let asked = state
+                .undo
+                .as_ref()
+                .is_some_and(|u| u.by != seat_name(colour));
+            if asked && declined != Some(turn) {
+                eprintln!("room-play: the other side asks to take back a move: declined (an engine's seat does not)");
+                conn.send(r#"{"type":"undo-answer","accept":false}"#)?;
+                declined = Some(turn);
+            }
             let ours =
                 state.status == "playing" && state.to_move.as_deref() == Some(seat_name(colour));
             if ours && sent != Some(turn) {
@@ -96,15 +101,14 @@ impl RoomPlayArgs {
                 conn.send(&msg)?;
                 sent = Some(turn);
             }
-            match conn.next()? {
-                ServerMessage::State { seat, state: s }
-                | ServerMessage::Welcome { seat, state: s, .. } => {
-                    colour = match seat.as_str() {
-                        "black" => Color::Black,
-                        "white" => Color::White,
-                        _ => return Err("the room no longer gives this token a seat".to_string()),
-                    };
-                    state = s;
+            let (seat, next) = match conn.next()? {
+                ServerMessage::State { seat, state } => (seat, state),
+                // A reconnect: a move sent before the drop may be lost, and
+                // is asked for again if it is still ours.
+                ServerMessage::Welcome { seat, state, .. } => {
+                    sent = None;
+                    declined = None;
+                    (seat, state)
                 }
                 ServerMessage::Error { code, message } => {
                     // Only a refused move matters; the state that follows
@@ -116,12 +120,22 @@ impl RoomPlayArgs {
                         ));
                     }
                     eprintln!("room-play: the room says: {message} ({code})");
-                    if sent == Some(turn) {
-                        sent = None;
-                        state = conn.rejoin()?.1;
+                    if sent != Some(turn) {
+                        continue;
                     }
+                    sent = None;
+                    conn.rejoin()?
                 }
-                ServerMessage::Pong => {}
+                ServerMessage::Pong => continue,
+            };
+            colour = match seat.as_str() {
+                "black" => Color::Black,
+                "white" => Color::White,
+                _ => return Err("the room no longer gives this token a seat".to_string()),
+            };
+            state = next;
+            if state.undo.is_none() {
+                declined = None; // a new request, even at this ply, is answered
             }
         }
     }

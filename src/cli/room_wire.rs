@@ -189,14 +189,19 @@ impl RoomConnection {
     }
 
     /// The next message; a dropped connection is opened again (with hello
-    /// and the seat's token), and the welcome's state comes back as a state.
+    /// and the seat's token), and the new welcome comes back: what was sent
+    /// before the drop may have been lost.
     pub fn next(&mut self) -> Result<ServerMessage, String> {
         match self.read() {
             Ok(m) => Ok(m),
             Err(why) => {
                 eprintln!("room-play: {why}; reconnecting");
                 let (seat, state) = self.rejoin()?;
-                Ok(ServerMessage::State { seat, state })
+                Ok(ServerMessage::Welcome {
+                    seat,
+                    token: None,
+                    state,
+                })
             }
         }
     }

@@ -409,6 +409,14 @@ def room_play(browser, server, native, spec, what, restart=False):
         transcript = view(a)["transcript"]
         ok, over = check_boards(native, "modern", transcript, [a], [], transcript)
         all_ok &= ok
+        if restart and len(transcript) == 20:
+            # An engine's seat declines a takeback, every time it is asked.
+            for _ in range(2):
+                a.click("#room-undo")
+                time.sleep(1)
+                undo = a.evaluate("window.mollett.state.undo")
+                t.check(undo is None and view(a)["transcript"] == transcript and view(a)["state"] == "human-to-move",
+                        "room-play: the engine's seat declines an undo, nothing changes", str(undo))
         if restart and not restarted and len(transcript) >= 40 and not over:
             restarted = True
             server.kill9()
@@ -424,7 +432,8 @@ def room_play(browser, server, native, spec, what, restart=False):
     except subprocess.TimeoutExpired:
         engine.kill()
         out, err = engine.communicate()
-    t.check(engine.returncode == 0 and "game over" in err and out == "" and restarted == ("reconnecting" in err),
+    t.check(engine.returncode == 0 and "game over" in err and out == "" and restarted == ("reconnecting" in err)
+            and err.count("declined") == (2 if restart else 0),
             f"room-play {what}: ends by itself at the end, the result on stderr, stdout quiet", f"rc {engine.returncode} {err!r}")
     full = subprocess.run([MOLLETT, "room-play", "--room", link, "--engine", f"cmd={MOLLETT}"],
                           capture_output=True, text=True, timeout=30)
