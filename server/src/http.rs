@@ -26,6 +26,8 @@ use tower_http::services::ServeDir;
 /// connection closes without an answer); between `MAX_FRAME` and this, the
 /// server answers `too-large` before closing.
 const LIBRARY_LIMIT: usize = 64 * 1024;
+/// A connection's read and write buffers (bytes).
+const BUFFER: usize = 8 * 1024;
 
 pub fn router(hub: Arc<Hub>, site: PathBuf) -> Router {
     let files = Compression::new(ServeDir::new(site).append_index_html_on_directories(true));
@@ -167,7 +169,13 @@ async fn websocket(
         Ok(ws) => ws,
         Err(rejection) => return rejection.into_response(),
     };
+    // The library's 128 KiB read and write buffers per connection would be
+    // most of the server's memory with thousands of rooms; our frames are
+    // at most 4 KiB in and a few KiB out.
     ws.max_message_size(LIBRARY_LIMIT)
         .max_frame_size(LIBRARY_LIMIT)
+        .read_buffer_size(BUFFER)
+        .write_buffer_size(BUFFER)
+        .max_write_buffer_size(LIBRARY_LIMIT)
         .on_upgrade(move |socket| crate::ws::serve(socket, hub, id))
 }

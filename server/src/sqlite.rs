@@ -11,11 +11,16 @@ use crate::store::{Store, StoredRoom};
 use rusqlite::{params, Connection};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
 
 pub struct SqliteStore {
     db: Connection,
     /// Room id -> row key, so events carry a small integer, not the 32-char id.
     keys: HashMap<String, i64>,
+    /// Dropped with the store, which ends the checkpoint thread.
+    #[allow(dead_code)]
+    checkpoints: mpsc::Sender<()>,
 }
 
 fn err(e: rusqlite::Error) -> String {
@@ -31,6 +36,7 @@ impl SqliteStore {
             "PRAGMA journal_mode=WAL;
              PRAGMA synchronous={sync};
              PRAGMA busy_timeout=5000;
+             PRAGMA wal_autocheckpoint=0;
              CREATE TABLE IF NOT EXISTS rooms (
                  key INTEGER PRIMARY KEY,
                  id TEXT NOT NULL UNIQUE,
@@ -43,6 +49,7 @@ impl SqliteStore {
         ))
         .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(SqliteStore {
+            checkpoints: checkpoints(path)?,
             db,
             keys: HashMap::new(),
         })
@@ -56,6 +63,47 @@ impl SqliteStore {
             .map(|_| ())
             .map_err(err)
     }
+}
+
+/// Copies the write-ahead log into the database file once a second, on a
+/// thread and connection of its own. SQLite's automatic checkpoint (off
+/// above) would run inside a move's commit, fsyncs included, and stall every
+/// room for tens of milliseconds on a busy disk. A passive checkpoint never
+/// blocks the writer.
+/// Pages in the write-ahead log past which it is emptied (about 16 MB).
+const LOG_FRAMES: i64 = 4096;
+
+fn checkpoints(path: &Path) -> Result<mpsc::Sender<()>, String> {
+    let db = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (stop, stopped) = mpsc::channel::<()>();
+    std::thread::Builder::new()
+        .name("wal-checkpoint".into())
+        .spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(Duration::from_secs(1))
+            {
+                // (busy, frames in the log, frames copied)
+                let pass = |mode: &str| {
+                    db.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+                        Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+                    })
+                };
+                match pass("PASSIVE") {
+                    // Under steady writes a passive pass never catches up, so
+                    // the log would only grow: once it is long, one blocking
+                    // pass copies the little left since and empties it.
+                    Ok((frames, _)) if frames > LOG_FRAMES => {
+                        if let Err(e) = pass("TRUNCATE") {
+                            log::warn!("checkpoint: {e}");
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => log::warn!("checkpoint: {e}"),
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(stop)
 }
 
 impl Store for SqliteStore {

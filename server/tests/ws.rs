@@ -11,7 +11,11 @@ async fn full_room(addr: std::net::SocketAddr, variant: &str) -> (String, Client
     let (room, seat, token) = create(addr, variant, "black", Value::Null).await;
     assert_eq!(seat, "black");
     let (black, w) = Client::join(addr, &room, Some(&token)).await;
-    assert_eq!((w["seat"].as_str(), w["token"].is_null()), (Some("black"), true), "a reconnect gets no new token");
+    assert_eq!(
+        (w["seat"].as_str(), w["token"].is_null()),
+        (Some("black"), true),
+        "a reconnect gets no new token"
+    );
     let (white, w) = Client::join(addr, &room, None).await;
     assert_eq!(w["seat"], "white");
     assert_eq!(w["token"].as_str().unwrap().len(), 32);
@@ -23,11 +27,20 @@ async fn full_room(addr: std::net::SocketAddr, variant: &str) -> (String, Client
 async fn http_api_creates_rooms_and_refuses_bad_requests() {
     let (_dir, site, db) = scratch();
     let addr = start_in_process(&db, &site).await;
-    let (room, seat, token) = create(addr, "classic", "red", json!({"minutes": 5, "increment": 2})).await;
+    let (room, seat, token) = create(
+        addr,
+        "classic",
+        "red",
+        json!({"minutes": 5, "increment": 2}),
+    )
+    .await;
     assert_eq!(seat, "white");
     assert!(room.len() == 32 && token.len() == 32 && room != token);
     let s = get_state(addr, &room).await;
-    assert_eq!((s["variant"].as_str(), s["status"].as_str()), (Some("classic"), Some("waiting")));
+    assert_eq!(
+        (s["variant"].as_str(), s["status"].as_str()),
+        (Some("classic"), Some("waiting"))
+    );
     assert_eq!(s["clock"]["black_ms"], 300_000);
     assert_eq!(s["clock"]["increment_ms"], 2_000);
     assert_eq!(s["supply"]["black"], 32);
@@ -51,8 +64,12 @@ async fn http_api_creates_rooms_and_refuses_bad_requests() {
         Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 404),
         other => panic!("a WebSocket to no room: {other:?}"),
     }
-    for path in [format!("/api/rooms/{nobody}"), "/api/rooms/..%2f".into(), format!("/ws/{nobody}"),
-                 format!("/api/rooms/{nobody}/game.txt")] {
+    for path in [
+        format!("/api/rooms/{nobody}"),
+        "/api/rooms/..%2f".into(),
+        format!("/ws/{nobody}"),
+        format!("/api/rooms/{nobody}/game.txt"),
+    ] {
         let (status, _, body) = http(addr, "GET", &path, "").await;
         assert_eq!(status, 404, "{path}: {body}");
     }
@@ -67,14 +84,21 @@ async fn a_game_is_played_and_both_seats_and_spectators_see_it() {
     let addr = start_in_process(&db, &site).await;
     let (room, mut black, mut white) = full_room(addr, "modern").await;
     let (mut watcher, w) = Client::join(addr, &room, None).await;
-    assert_eq!((w["seat"].as_str(), w["token"].is_null()), (Some("spectator"), true));
-    black.send(json!({"type": "move", "square": "f5", "ply": 0})).await;
+    assert_eq!(
+        (w["seat"].as_str(), w["token"].is_null()),
+        (Some("spectator"), true)
+    );
+    black
+        .send(json!({"type": "move", "square": "f5", "ply": 0}))
+        .await;
     for c in [&mut black, &mut white, &mut watcher] {
         let s = c.state_at(1).await;
         assert_eq!(s["state"]["moves"], json!(["f5"]));
         assert_eq!(s["state"]["to_move"], "white");
     }
-    white.send(json!({"type": "move", "square": "d6", "ply": 1})).await;
+    white
+        .send(json!({"type": "move", "square": "d6", "ply": 1}))
+        .await;
     let s = black.state_at(2).await;
     assert_eq!(s["seat"], "black");
     let (_, _, txt) = http(addr, "GET", &format!("/api/rooms/{room}/game.txt"), "").await;
@@ -82,11 +106,18 @@ async fn a_game_is_played_and_both_seats_and_spectators_see_it() {
     let (status, head, ggf) = http(addr, "GET", &format!("/api/rooms/{room}/game.ggf"), "").await;
     assert_eq!(status, 200);
     assert!(head.contains("content-disposition: attachment"), "{head}");
-    assert!(ggf.starts_with("(;GM[Othello]") && ggf.contains("B[F5]W[D6]") && ggf.contains("RE[?]"), "{ggf}");
+    assert!(
+        ggf.starts_with("(;GM[Othello]") && ggf.contains("B[F5]W[D6]") && ggf.contains("RE[?]"),
+        "{ggf}"
+    );
     // Resigning ends it for everyone, with the reason.
     white.send(json!({"type": "resign"})).await;
     let s = watcher.recv_type("state").await;
-    let s = if s["state"]["status"] == "over" { s } else { watcher.recv_type("state").await };
+    let s = if s["state"]["status"] == "over" {
+        s
+    } else {
+        watcher.recv_type("state").await
+    };
     assert_eq!(s["state"]["result"]["winner"], "black");
     assert_eq!(s["state"]["result"]["reason"], "resign");
 }
@@ -96,7 +127,9 @@ async fn every_bad_message_gets_its_code_and_changes_nothing() {
     let (_dir, site, db) = scratch();
     let addr = start_in_process(&db, &site).await;
     let (room, mut black, mut white) = full_room(addr, "modern").await;
-    black.send(json!({"type": "move", "square": "f5", "ply": 0})).await;
+    black
+        .send(json!({"type": "move", "square": "f5", "ply": 0}))
+        .await;
     black.state_at(1).await;
     white.state_at(1).await;
     let before = game_part(get_state(addr, &room).await);
@@ -104,50 +137,103 @@ async fn every_bad_message_gets_its_code_and_changes_nothing() {
     // Malformed, unknown, incomplete, binary.
     black.send_text("{not json".into()).await;
     assert_eq!(black.recv_type("error").await["code"], "bad-message");
-    black.expect_error(json!({"type": "castle"}), "bad-message").await;
-    black.expect_error(json!({"type": "move", "square": "d6"}), "bad-message").await;
-    black.expect_error(json!({"square": "d6", "ply": 1}), "bad-message").await;
-    black.expect_error(json!({"type": "hello", "token": null}), "bad-message").await;
+    black
+        .expect_error(json!({"type": "castle"}), "bad-message")
+        .await;
+    black
+        .expect_error(json!({"type": "move", "square": "d6"}), "bad-message")
+        .await;
+    black
+        .expect_error(json!({"square": "d6", "ply": 1}), "bad-message")
+        .await;
+    black
+        .expect_error(json!({"type": "hello", "token": null}), "bad-message")
+        .await;
     // Out of turn, illegal, stale (which sends the state again), not a square.
-    black.expect_error(json!({"type": "move", "square": "d6", "ply": 1}), "not-your-turn").await;
-    white.expect_error(json!({"type": "move", "square": "a1", "ply": 1}), "illegal-move").await;
-    white.expect_error(json!({"type": "move", "square": "z9", "ply": 1}), "illegal-move").await;
-    white.expect_error(json!({"type": "move", "square": "pass", "ply": 1}), "illegal-move").await;
-    white.expect_error(json!({"type": "move", "square": "d6", "ply": 0}), "stale").await;
-    assert_eq!(white.recv_type("state").await["state"]["moves"], json!(["f5"]));
+    black
+        .expect_error(
+            json!({"type": "move", "square": "d6", "ply": 1}),
+            "not-your-turn",
+        )
+        .await;
+    white
+        .expect_error(
+            json!({"type": "move", "square": "a1", "ply": 1}),
+            "illegal-move",
+        )
+        .await;
+    white
+        .expect_error(
+            json!({"type": "move", "square": "z9", "ply": 1}),
+            "illegal-move",
+        )
+        .await;
+    white
+        .expect_error(
+            json!({"type": "move", "square": "pass", "ply": 1}),
+            "illegal-move",
+        )
+        .await;
+    white
+        .expect_error(json!({"type": "move", "square": "d6", "ply": 0}), "stale")
+        .await;
+    assert_eq!(
+        white.recv_type("state").await["state"]["moves"],
+        json!(["f5"])
+    );
     // Undo answers without a request; asking twice.
-    white.expect_error(json!({"type": "undo-answer", "accept": true}), "no-undo").await;
+    white
+        .expect_error(json!({"type": "undo-answer", "accept": true}), "no-undo")
+        .await;
     white.send(json!({"type": "undo"})).await;
     black.recv_type("state").await;
     white.expect_error(json!({"type": "undo"}), "no-undo").await;
-    black.send(json!({"type": "undo-answer", "accept": false})).await;
+    black
+        .send(json!({"type": "undo-answer", "accept": false}))
+        .await;
     white.recv_type("state").await;
-    white.expect_error(json!({"type": "rematch"}), "not-over").await;
+    white
+        .expect_error(json!({"type": "rematch"}), "not-over")
+        .await;
 
     // A wrong token in a full room watches, and cannot act; nor can a third connection.
     let (mut thief, w) = Client::join(addr, &room, Some("0123456789abcdef0123456789abcdef")).await;
     assert_eq!(w["seat"], "spectator");
     let (mut third, _) = Client::join(addr, &room, None).await;
     for c in [&mut thief, &mut third] {
-        c.expect_error(json!({"type": "move", "square": "d6", "ply": 1}), "no-seat").await;
+        c.expect_error(json!({"type": "move", "square": "d6", "ply": 1}), "no-seat")
+            .await;
         c.expect_error(json!({"type": "undo"}), "no-seat").await;
         c.expect_error(json!({"type": "resign"}), "no-seat").await;
-        c.expect_error(json!({"type": "undo-answer", "accept": true}), "no-seat").await;
+        c.expect_error(json!({"type": "undo-answer", "accept": true}), "no-seat")
+            .await;
     }
     // A message before hello.
     let mut early = Client::connect(addr, &room).await;
-    early.expect_error(json!({"type": "move", "square": "d6", "ply": 1}), "bad-message").await;
+    early
+        .expect_error(
+            json!({"type": "move", "square": "d6", "ply": 1}),
+            "bad-message",
+        )
+        .await;
     early.send(json!({"type": "ping"})).await;
     assert_eq!(early.recv_type("pong").await["type"], "pong");
 
-    assert_eq!(game_part(get_state(addr, &room).await), before, "a refused message changed the room");
+    assert_eq!(
+        game_part(get_state(addr, &room).await),
+        before,
+        "a refused message changed the room"
+    );
 
     // A frame over 4096 bytes: answered, then the connection is closed.
     let big = json!({"type": "ping", "pad": "x".repeat(5000)}).to_string();
     third.send_text(big).await;
     let e = third.recv_type("error").await;
     assert_eq!(e["code"], "too-large");
-    assert!(third.next().await.is_none(), "the connection is closed after too-large");
+    assert!(
+        third.next().await.is_none(),
+        "the connection is closed after too-large"
+    );
 
     // A flood: past 20 messages a second the rest are refused.
     for _ in 0..40 {
@@ -163,7 +249,10 @@ async fn every_bad_message_gets_its_code_and_changes_nothing() {
     // The earlier messages of this second used part of the 20.
     let limited = codes.iter().filter(|c| *c == "errorrate-limited").count();
     let pongs = codes.iter().filter(|c| *c == "pong").count();
-    assert!(limited >= 15 && pongs >= 10 && limited + pongs == 40, "{codes:?}");
+    assert!(
+        limited >= 15 && pongs >= 10 && limited + pongs == 40,
+        "{codes:?}"
+    );
 
     // A finished game: moves and undo refused as game-over.
     black.send(json!({"type": "resign"})).await;
@@ -173,9 +262,18 @@ async fn every_bad_message_gets_its_code_and_changes_nothing() {
         }
     }
     let over = game_part(get_state(addr, &room).await);
-    white.expect_error(json!({"type": "move", "square": "d6", "ply": 1}), "game-over").await;
-    white.expect_error(json!({"type": "undo"}), "game-over").await;
-    white.expect_error(json!({"type": "resign"}), "game-over").await;
+    white
+        .expect_error(
+            json!({"type": "move", "square": "d6", "ply": 1}),
+            "game-over",
+        )
+        .await;
+    white
+        .expect_error(json!({"type": "undo"}), "game-over")
+        .await;
+    white
+        .expect_error(json!({"type": "resign"}), "game-over")
+        .await;
     assert_eq!(game_part(get_state(addr, &room).await), over);
 }
 
@@ -185,16 +283,27 @@ async fn a_flag_falls_with_nobody_sending_anything() {
     let addr = start_in_process(&db, &site).await;
     // 0.5 minutes is the shortest clock: too slow for a test, so the
     // clock is checked with the shortest and one move, then waited out.
-    let (room, _, token) = create(addr, "modern", "black", json!({"minutes": 0.5, "increment": 0})).await;
+    let (room, _, token) = create(
+        addr,
+        "modern",
+        "black",
+        json!({"minutes": 0.5, "increment": 0}),
+    )
+    .await;
     let (mut black, _) = Client::join(addr, &room, Some(&token)).await;
     let (mut white, w) = Client::join(addr, &room, None).await;
     assert_eq!(w["state"]["clock"]["running"], "black");
     let started = std::time::Instant::now();
-    black.send(json!({"type": "move", "square": "f5", "ply": 0})).await;
+    black
+        .send(json!({"type": "move", "square": "f5", "ply": 0}))
+        .await;
     white.state_at(1).await;
     // White does nothing; the server's timer ends the game at 30 s.
     let over = loop {
-        let v = black.next_within(std::time::Duration::from_secs(40)).await.expect("open");
+        let v = black
+            .next_within(std::time::Duration::from_secs(40))
+            .await
+            .expect("open");
         if v["type"] == "state" && v["state"]["status"] == "over" {
             break v;
         }

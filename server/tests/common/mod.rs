@@ -33,7 +33,11 @@ pub fn scratch() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let site = dir.path().join("site");
     std::fs::create_dir(&site).unwrap();
-    std::fs::write(site.join("index.html"), "<!doctype html><title>board</title>").unwrap();
+    std::fs::write(
+        site.join("index.html"),
+        "<!doctype html><title>board</title>",
+    )
+    .unwrap();
     let db = dir.path().join("rooms.db");
     (dir, site, db)
 }
@@ -52,7 +56,9 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u1
         s.read_to_end(&mut out).await.unwrap();
         out
     };
-    let out = tokio::time::timeout(WAIT, fut).await.expect("HTTP answer in time");
+    let out = tokio::time::timeout(WAIT, fut)
+        .await
+        .expect("HTTP answer in time");
     let text = String::from_utf8_lossy(&out).to_string();
     let (head, body) = text.split_once("\r\n\r\n").expect("a header block");
     let status = head[9..12].parse().unwrap();
@@ -60,7 +66,12 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u1
 }
 
 /// `POST /api/rooms`: (room, seat, token).
-pub async fn create(addr: SocketAddr, variant: &str, color: &str, clock: Value) -> (String, String, String) {
+pub async fn create(
+    addr: SocketAddr,
+    variant: &str,
+    color: &str,
+    clock: Value,
+) -> (String, String, String) {
     let body = json!({"variant": variant, "color": color, "clock": clock}).to_string();
     let (status, _, body) = http(addr, "POST", "/api/rooms", &body).await;
     assert_eq!(status, 201, "{body}");
@@ -122,7 +133,9 @@ impl Client {
     /// [`Client::next`] with another bound on the wait.
     pub async fn next_within(&mut self, wait: Duration) -> Option<Value> {
         loop {
-            let msg = tokio::time::timeout(wait, self.ws.next()).await.expect("a frame in time");
+            let msg = tokio::time::timeout(wait, self.ws.next())
+                .await
+                .expect("a frame in time");
             match msg {
                 Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
@@ -134,7 +147,10 @@ impl Client {
     /// The next frame of type `kind`, skipping others (states of presence changes).
     pub async fn recv_type(&mut self, kind: &str) -> Value {
         loop {
-            let v = self.next().await.unwrap_or_else(|| panic!("closed while waiting for {kind}"));
+            let v = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("closed while waiting for {kind}"));
             if v["type"] == kind {
                 return v;
             }
@@ -171,6 +187,8 @@ impl Client {
 
     /// True when nothing arrives within `ms` milliseconds.
     pub async fn quiet_for(&mut self, ms: u64) -> bool {
-        tokio::time::timeout(Duration::from_millis(ms), self.ws.next()).await.is_err()
+        tokio::time::timeout(Duration::from_millis(ms), self.ws.next())
+            .await
+            .is_err()
     }
 }
