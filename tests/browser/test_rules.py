@@ -5,8 +5,8 @@ or raw string; every language table has English's keys; every example
 board, before and after each step, equals the native engine's for the same
 lines, and what the texts say of them (the disc turned, the squares, the
 counts) holds on the native engine; nothing overflows at phone width; the
-language follows lang= and the browser; screenshots of every page at phone
-width go to target/web-shots/.
+language follows lang= and the browser; the board page's words in each
+language; screenshots of every page at phone width go to target/web-shots/.
 
     MOLLETT=target/ci/mollett python3 tests/browser/test_rules.py
 """
@@ -154,10 +154,11 @@ def text_problems(page):
         const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let n; (n = walk.nextNode());) {
             const s = n.textContent.trim();
-            if (/^(rules|ex|st|colour)\.[\w.]+$/.test(s) || /\{\w+\}/.test(s)) bad.push(s.slice(0, 60));
+            if (/^(rules|ex|st|colour|board)\.[\w.]+$/.test(s) || /\{\w+\}/.test(s)) bad.push(s.slice(0, 60));
         }
-        for (const el of document.querySelectorAll('[aria-label]'))
-            if (/^(rules|ex|st|colour)\./.test(el.getAttribute('aria-label'))) bad.push(el.getAttribute('aria-label'));
+        for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
+            for (const a of ['aria-label', 'title', 'placeholder'])
+                if (/^(rules|ex|st|colour|board)\./.test(el.getAttribute(a) || '')) bad.push(el.getAttribute(a));
         return bad;
     }""")
 
@@ -177,6 +178,36 @@ def overflow(page):
         if (document.documentElement.scrollWidth > vw + 1) out.push('page scrolls sideways');
         return out;
     }""")
+
+
+def board_pages(browser, base):
+    """The board page in each language at phone width: <html lang>, its
+    words from the table (not English's), no raw key, nothing overflowing;
+    its language switch; its link to the rules page."""
+    for lang in LANGS:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(base + f"?lang={lang}")
+        page.wait_for_selector('#status[data-state="human-to-move"]', timeout=30000)
+        what = f"board page {lang}"
+        want = page.evaluate("""async (l) => {
+            const tab = (await import('./i18n/' + l + '.js')).default;
+            return {newModern: tab['board.newModern'], toMove: tab['board.toMove'], howto: tab['board.howto']};
+        }""", lang)
+        t.check(page.evaluate("document.documentElement.lang") == lang, f"{what}: <html lang> is {lang}")
+        t.check(page.text_content("#new-modern").strip() == want["newModern"], f"{what}: buttons in {lang}",
+                page.text_content("#new-modern"))
+        howto = page.locator("a#howto")
+        t.check(howto.text_content().strip() == want["howto"]
+                and howto.get_attribute("href") == f"rules.html?variant=modern&lang={lang}",
+                f"{what}: a link to How to play in {lang}", howto.get_attribute("href"))
+        status = page.text_content("#status")
+        t.check(lang == "en" or ("to move" not in status and "white" not in status), f"{what}: status line in {lang}", status)
+        bad = text_problems(page)
+        t.check(not bad, f"{what}: no raw key or unfilled placeholder shown", bad[:5])
+        over = overflow(page)
+        t.check(not over, f"{what}: nothing overflows at 390 px", over[:5])
+        page.screenshot(path=os.path.join(SHOTS, f"board-{lang}-phone.png"), full_page=True)
+        page.close()
 
 
 def main():
@@ -248,6 +279,8 @@ def main():
         t.check(not over, "nothing overflows at 1280 px", over[:5])
         page.screenshot(path=os.path.join(SHOTS, "rules-classic-pl-desktop.png"), full_page=True)
         t.check(not errors, "no script errors", errors[:3])
+
+        board_pages(browser, base)
 
         # With no lang=, the browser's language decides; one we lack is English.
         for locale, want in [("de-DE", "de"), ("hi-IN", "hi"), ("fr-FR", "en")]:

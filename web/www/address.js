@@ -15,6 +15,7 @@ import { replay } from "./records.js";
 import { refresh } from "./session.js";
 import { message } from "./view.js";
 import { stopEditing } from "./actions.js";
+import { t } from "./i18n.js";
 
 const CURRENT = "mollett-current"; // {search, at}: the last address of the game
 const GAME_KEYS = ["variant", "setup", "moves", "ply"];
@@ -106,7 +107,7 @@ export async function openAddressGame(restored) {
   const parsed = parseTranscript(g.moves || "");
   if (parsed.error) return message(`Transcript not loaded: ${parsed.error}.`);
   const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
-  if (ok) message(restored ? "Your last game is back (New game starts another)." : `Loaded ${parsed.moves.length} moves.`);
+  if (ok) message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
 }
 
 // Back or Forward: the position of that entry. Within the tree already

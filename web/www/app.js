@@ -28,6 +28,7 @@ import { saveGame, renderSaved, share, openFile } from "./games.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
 import { buildBoard, render, renderGraph, graphClick } from "./view.js";
 import { bindLook } from "./look.js";
+import { chooseLang, loadLang, langSwitch, currentLang, applyStatic, t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -74,8 +75,25 @@ function controls() {
   });
 }
 
+// The page's words in the chosen language (i18n.js: lang= or the
+// browser's); the switch redraws them in place. "How to play" opens the
+// rules page of the rule set played, in the same language.
+async function words() {
+  await loadLang(chooseLang());
+  const apply = () => {
+    applyStatic();
+    document.title = t("board.title");
+    $("#howto").href = `rules.html?variant=${S.variant}&lang=${currentLang()}`;
+  };
+  apply();
+  langSwitch($("#lang"), () => { apply(); if (S.node) render(); });
+  $("#howto").addEventListener("click", () => { $("#howto").href = `rules.html?variant=${S.variant}&lang=${currentLang()}`; });
+}
+const wordsReady = words();
+
 async function main() {
   const restored = restoreCurrent(); // before the address is read
+  await wordsReady;
   buildBoard();
   readParams();
   controls();
@@ -112,5 +130,5 @@ window.mollett = {
 // A room (`?room=`, docs/rooms.md) is room.js's page: it needs no engine.
 if (!new URLSearchParams(location.search).has("room")) main().catch((e) => {
   $("#status").dataset.state = "error";
-  $("#status").textContent = `The engine could not start: ${e.message}`;
+  $("#status").textContent = t("board.failed", { error: e.message });
 });

@@ -8,6 +8,7 @@ import * as storage from "./storage.js";
 import { replay, loadText, copy } from "./records.js";
 import { followAddress } from "./address.js";
 import { message, cap, outcome } from "./view.js";
+import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const KEY = "mollett-games"; // [{id, name, variant, setup, moves, ply, result, saved, players}]
@@ -46,10 +47,10 @@ export function saveGame() {
   entry.name = typed || named;
   const list = savedGames().filter((g) => !(g.variant === entry.variant && g.setup === entry.setup && g.moves === entry.moves));
   list.unshift(entry);
-  if (!storage.save(KEY, list)) return message("This browser keeps nothing (private mode or full): the game is not saved.");
+  if (!storage.save(KEY, list)) return message(t("board.msg.notKept"));
   $("#game-name").value = "";
   renderSaved();
-  message(`Saved as "${entry.name}".`);
+  message(t("board.msg.saved", { name: entry.name }));
 }
 
 export function openSaved(id) {
@@ -59,7 +60,7 @@ export function openSaved(id) {
   return replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply }).then((ok) => {
     if (!ok) return false;
     S.players = { black: "black", white: "white", ...g.players };
-    message(`Opened "${g.name}".`);
+    message(t("board.msg.opened", { name: g.name }));
     return true;
   });
 }
@@ -69,7 +70,7 @@ export function deleteSaved(id) {
   const g = list.find((e) => e.id === id);
   storage.save(KEY, list.filter((e) => e.id !== id));
   renderSaved();
-  if (g) message(`Deleted "${g.name}".`);
+  if (g) message(t("board.msg.deleted", { name: g.name }));
 }
 
 // The list under "Saved games", newest first.

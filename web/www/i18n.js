@@ -76,9 +76,11 @@ export function colourWords(variant) {
   return p;
 }
 
-// The player `side` ("black", "white", "red") as {C} {c} {co}.
+// The player `side` as {C} {c} {co}: "black", "white" or "red" (which say
+// their rule set), or "second" for the second colour of `variant`.
 export function player(side, variant) {
-  const who = side === "black" ? "black" : variant === "classic" ? "classic" : "modern";
+  const second = side === "red" || (side === "second" && variant === "classic") ? "classic" : "modern";
+  const who = side === "black" ? "black" : second;
   return { C: t(`colour.${who}.W`), c: t(`colour.${who}.w`), co: t(`colour.${who}.o`) };
 }
 

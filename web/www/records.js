@@ -8,6 +8,7 @@ import { job, obsolete, ask, syncTo, refresh } from "./session.js";
 import { restoreReview, reviewTally, isMistake, MARKS } from "./review.js";
 import { render, message } from "./view.js";
 import { newGame } from "./actions.js";
+import { t } from "./i18n.js";
 
 // A transcript is read from the start position of the variant played, also
 // after Edit board (a transcript holds no position; a set-up game is
@@ -17,7 +18,7 @@ export function loadTranscript(text) {
   const parsed = parseTranscript(text);
   if (parsed.error) return Promise.resolve(message(`Transcript not loaded: ${parsed.error}.`));
   if (!parsed.moves.length) {
-    return Promise.resolve(message("Nothing loaded: paste a transcript (f5d6c3…), a GGF record or a position first; the game is as it was."));
+    return Promise.resolve(message(t("board.msg.nothing")));
   }
   return replay(parsed.moves).then((ok) => {
     if (ok) message(`Loaded ${parsed.moves.length} moves from the start position.`);
@@ -138,7 +139,7 @@ export function downloadTranscript() {
   const moves = transcript(S.node.lineNodes().at(-1));
   const text = (S.root.setup ? `setboard ${S.root.setup}\n` : "") + moves + "\n";
   download(`${fileStem()}.txt`, text, "text/plain");
-  message("Transcript written.");
+  message(t("board.msg.transcriptWritten"));
 }
 
 function fileStem() {
@@ -199,7 +200,7 @@ export function loadSetup(text) {
       await syncTo(S.node);
       return;
     }
-    message("Position set up.");
+    message(t("board.msg.positionSet"));
     newGame(S.variant, args);
   });
 }

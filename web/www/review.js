@@ -7,6 +7,7 @@ import * as storage from "./storage.js";
 import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
 import { render, renderReview, message, fmt } from "./view.js";
 import { goTo } from "./actions.js";
+import { t } from "./i18n.js";
 
 // The review's depth in the browser: each move searched to depth 10 and
 // solved exactly from 16 empties (a second or two a game natively, a few
@@ -108,7 +109,7 @@ export function nextMistake() {
 // human side(s); a move tried there is reviewed and judged, not played.
 export function startPractice() {
   const list = S.node.lineNodes().filter((n) => isMistake(n) && sideIsHuman(n.review.side));
-  if (!list.length) return message("No mistakes of yours to practise.");
+  if (!list.length) return message(t("board.msg.noPractice"));
   S.practice = { list, i: 0, last: null };
   goTo(list[0].parent);
   renderReview();

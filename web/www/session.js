@@ -4,9 +4,10 @@
 
 import { S, sideIsHuman } from "./state.js";
 import { parseShowboard, parseInfo, parseHints } from "./game.js";
-import { render, renderThinking, renderGraph, note, cap } from "./view.js";
+import { render, renderThinking, renderGraph, note } from "./view.js";
 import { levelSeconds } from "./settings.js";
 import { followAddress } from "./address.js";
+import { t, player } from "./i18n.js";
 
 let chain = Promise.resolve();
 export function job(fn) {
@@ -116,7 +117,7 @@ export function refresh() {
       // a position with a pass after it, reached by going back or
       // forward, is shown as it is (▶ shows the pass).
       if (!node.line) {
-        note(`${cap(st.side)} has no move and passes.`);
+        note(t("board.passes", player(st.side, S.variant)));
         S.node = node.child("pass");
         S.quietAddress = true; // the pass and the move before it are one step back
         return refresh();

@@ -7,7 +7,7 @@ import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
 
 const $ = (sel) => document.querySelector(sel);
-const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply"];
+const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang"];
 // The settings' defaults (state.js starts with them); the address leaves
 // out a setting at its default.
 export const DEFAULTS = { human: "black", level: 6, hints: false, hintDepth: 14 };

@@ -9,6 +9,7 @@ import { goTo, playHuman, editSquare } from "./actions.js";
 import { buildGrid, setFlipped, describe, updateTabStop } from "./boardgrid.js";
 import { look, formatValue } from "./look.js";
 import { openingOf } from "./openings.js";
+import { t, player, colourWords } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -82,7 +83,7 @@ export function render() {
 function renderOpening() {
   const moves = S.variant === "modern" && !S.root.setup ? transcript().match(/../g) || [] : [];
   const opening = openingOf(moves);
-  $("#opening").textContent = opening ? `Opening: ${opening.name}` : "";
+  $("#opening").textContent = opening ? t("board.opening", { name: opening.name }) : "";
 }
 
 // The move that led to the position shown, said once in a live region for
@@ -92,20 +93,21 @@ let announced = null;
 function announceMove(node) {
   if (node === announced) return;
   announced = node;
-  const mover = node.path().length % 2 ? "Black" : S.variant === "classic" ? "Red" : "White";
-  $("#announce").textContent = node.move ? `${mover} ${node.move === "pass" ? "passed" : `played ${node.move}`}.` : "";
+  const mover = player(node.path().length % 2 ? "black" : "second", S.variant);
+  $("#announce").textContent = !node.move ? "" : node.move === "pass" ? t("board.passedAnnounce", mover)
+    : t("board.played", { ...mover, move: node.move });
 }
 
 function result(st) {
-  return `Game over: ${outcome(st)}.`;
+  return t("board.gameOver", { result: outcome(st) });
 }
 
 // A finished game's result: "Black wins 40-24", "a draw, 32-32" (also the
 // saved games list's).
 export function outcome(st) {
   const b = st.discs.black, w = st.discs.second;
-  if (b === w) return `a draw, ${b}-${w}`;
-  return `${b > w ? "Black" : cap(st.second)} wins ${Math.max(b, w)}-${Math.min(b, w)}`;
+  if (b === w) return t("board.outcome.draw", { b, w });
+  return t("board.outcome.win", { ...player(b > w ? "black" : st.second, S.variant), hi: Math.max(b, w), lo: Math.min(b, w) });
 }
 
 export function renderStatus() {
@@ -114,36 +116,37 @@ export function renderStatus() {
   let state, text;
   if (!S.engine || !st) {
     state = "loading";
-    text = S.engine ? "…" : "Loading the engine…";
+    text = S.engine ? "…" : t("board.loading");
   } else if (S.editing) {
     state = "setup";
-    text = "Setting up a position: click squares to cycle empty, black, " + (S.variant === "classic" ? "red" : "white") + ".";
+    text = t(`board.setup.${S.variant === "classic" ? "classic" : "modern"}`);
   } else if (st.over) {
     state = "game-over";
     text = result(st);
     if (st.supply && (st.supply.black === 0 || st.supply.second === 0)) {
-      text += ` ${st.supply.black === 0 ? "Black" : cap(st.second)} ran out of discs.`;
+      text += " " + t("board.ranOut", player(st.supply.black === 0 ? "black" : st.second, S.variant));
     }
   } else if (st.mustPass && !S.thinking) {
     // Reached by going back or forward: the pass is the next ply.
     state = sideIsHuman(st.side) ? "human-to-move" : "engine-to-move";
-    text = `${cap(st.side)} has no move and must pass: ▶ shows the pass.`;
+    text = t("board.mustPass", player(st.side, S.variant));
   } else if (sideIsHuman(st.side) && !S.thinking) {
     state = "human-to-move";
-    text = `${cap(st.side)} to move${S.human.black && S.human.second ? "" : " (you)"}.`;
+    text = t(S.human.black && S.human.second ? "board.toMove" : "board.toMoveYou", player(st.side, S.variant));
   } else if (S.thinking || !S.node.line) {
     state = "engine-thinking";
-    text = `Mollett (${st.side}) is thinking…`;
+    text = t("board.thinking", player(st.side, S.variant));
   } else {
     // Gone back to a ply where the engine is to move: nothing thinks
     // until asked (Move now, Engine move) or the game goes on (▶).
     state = "engine-to-move";
-    text = `${cap(st.side)} to move (Mollett): Move now plays here, ▶ goes on with the game.`;
+    text = t("board.engineToMove", player(st.side, S.variant));
   }
   $("#move-now").disabled = state !== "engine-thinking" && !(state === "engine-to-move" && !st.mustPass);
   if (st) {
-    text += ` Black ${st.discs.black}, ${st.second} ${st.discs.second}.`;
-    if (st.supply) text += ` In hand: black ${st.supply.black}, ${st.second} ${st.supply.second}.`;
+    const words = colourWords(S.variant);
+    text += " " + t("board.discs", { ...words, b: st.discs.black, w: st.discs.second });
+    if (st.supply) text += " " + t("board.hand", { ...words, nb: st.supply.black, ns: st.supply.second });
   }
   el.dataset.state = state;
   el.textContent = text;
