@@ -93,13 +93,14 @@ const wordsReady = words();
 
 async function main() {
   const restored = restoreCurrent(); // before the address is read
-  await wordsReady;
   buildBoard();
   readParams();
   controls();
   renderSaved();
   S.root = new Node(null, null);
   S.node = S.root;
+  render();
+  await wordsReady; // drawn again in the chosen language
   render();
   const module = await Engine.load("mollett.wasm");
   S.engine = new Engine(module, {

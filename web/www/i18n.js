@@ -13,9 +13,13 @@ export const LANGS = ["en", "pl", "de", "es", "hi"];
 // Each language's name in itself, for the switch.
 export const NAMES = { en: "English", pl: "Polski", de: "Deutsch", es: "Español", hi: "हिन्दी" };
 
+// English is there from the start (a static import), so a page can draw
+// before the chosen language has loaded.
+import EN from "./i18n/en.js";
+
 let lang = "en";
-let table = {};
-let english = {};
+let table = EN;
+const english = EN;
 
 export function currentLang() {
   return lang;
@@ -33,11 +37,10 @@ export function chooseLang(search = location.search, preferred = navigator.langu
   return "en";
 }
 
-// Loads a language's table (and English's, which stands in for a key a
-// language lacks: the tests check that none does) and marks the document.
+// Loads a language's table and marks the document. English's stands in
+// for a key a language lacks (the tests check that none does).
 export async function loadLang(code) {
   if (!LANGS.includes(code)) code = "en";
-  english = (await import("./i18n/en.js")).default;
   table = code === "en" ? english : (await import(`./i18n/${code}.js`)).default;
   lang = code;
   document.documentElement.lang = code;
