@@ -19,6 +19,7 @@ target/release/mollett-server.
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -502,6 +503,55 @@ def create_form(browser, server):
     ctx.close()
 
 
+# English words a room page in another language must not show.
+ENGLISH = (r"Waiting for|send them|You play|You are watching|Your move|to move|Move sent|\(you\)|seat free"
+           r"|Ask to undo|Resign|Rematch|Room link|Leave the room|Open on the board|Download transcript"
+           r"|empty|legal move|last move|\bblack\b|\bwhite\b")
+
+
+def room_in_polish(browser, server):
+    """A room made from the board page in Polish (lang=) is in Polish: its
+    status while waiting and once both seats are taken, the seats, the
+    buttons, the squares' labels, for the creator and for the friend who
+    opens the link; none of the room's English words shows."""
+    ctx = browser.new_context(viewport=PHONE)
+    a = ctx.new_page()
+    a.goto(server.base + "?lang=pl")
+    a.wait_for_selector('#status[data-state="human-to-move"]', timeout=30000)
+    a.click("#room-create summary")
+    a.select_option("#room-color", "black")
+    a.click("#room-create-go")
+    a.wait_for_selector('#status[data-state="waiting"]', timeout=15000)
+    tab = a.evaluate("async () => (await import('./i18n/pl.js')).default")
+
+    def words(page):
+        return page.evaluate("""() => [document.querySelector('#status').textContent,
+            ...[...document.querySelectorAll('#side button:not([hidden]), #side a, #side b, .seat, #message')].map((e) => e.textContent),
+            ...[...document.querySelectorAll('[data-square]')].map((e) => e.getAttribute('aria-label'))].join(' | ')""")
+
+    status = view(a)["status"]
+    t.check(status.startswith(tab["room.waiting"]) and "lang=pl" in a.url and a.evaluate("document.documentElement.lang") == "pl",
+            "Polish room: the creator waits in Polish, the address keeps lang=pl", f"{a.url} {status}")
+    english = re.findall(ENGLISH, words(a), flags=re.I)
+    t.check(not english, "Polish room: no English while waiting", english)
+    b = browser.new_context(viewport=PHONE).new_page()
+    b.goto(a.url)
+    a.wait_for_selector('#status[data-state="human-to-move"]', timeout=15000)
+    b.wait_for_selector('#status[data-state="opponent-to-move"]', timeout=15000)
+    t.check(a.text_content("#room-resign") == tab["room.resign"] and a.text_content("#room-undo") == tab["room.askUndo"]
+            and view(a)["status"].startswith(tab["room.yourMove"].replace("{c}", tab["colour.black.w"])),
+            "Polish room: the buttons and the status of the player to move are the table's",
+            f'{a.text_content("#room-resign")} / {a.text_content("#room-undo")} / {view(a)["status"]}')
+    seats = a.eval_on_selector_all(".seat .presence", "els => els.map((e) => e.textContent)")
+    t.check(seats == [tab["room.presence.online"]] * 2, "Polish room: both seats online, in Polish", seats)
+    for who, page in (("creator", a), ("friend", b)):
+        english = re.findall(ENGLISH, words(page), flags=re.I)
+        t.check(not english, f"Polish room: no English on the {who}'s page", english)
+    a.screenshot(path=os.path.join(SHOTS, "room-pl-phone.png"), full_page=True)
+    b.context.close()
+    ctx.close()
+
+
 def main():
     if not os.path.exists(os.path.join(SITE, "room.js")):
         sys.exit(f"test_rooms: no built site at {SITE} (scripts/web/build.sh)")
@@ -511,6 +561,7 @@ def main():
         with sync_playwright() as p:
             browser = launch(p)
             create_form(browser, server)
+            room_in_polish(browser, server)
             classic_game(browser, server, native)
             modern_game(browser, server, native)
             room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1",

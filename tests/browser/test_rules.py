@@ -154,11 +154,11 @@ def text_problems(page):
         const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let n; (n = walk.nextNode());) {
             const s = n.textContent.trim();
-            if (/^(rules|ex|st|colour|board)\.[\w.]+$/.test(s) || /\{\w+\}/.test(s)) bad.push(s.slice(0, 60));
+            if (/^(rules|ex|st|colour|board|room)\.[\w.]+$/.test(s) || /\{\w+\}/.test(s)) bad.push(s.slice(0, 60));
         }
         for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
             for (const a of ['aria-label', 'title', 'placeholder'])
-                if (/^(rules|ex|st|colour|board)\./.test(el.getAttribute(a) || '')) bad.push(el.getAttribute(a));
+                if (/^(rules|ex|st|colour|board|room)\./.test(el.getAttribute(a) || '')) bad.push(el.getAttribute(a));
         return bad;
     }""")
 
@@ -207,6 +207,75 @@ def board_pages(browser, base):
         over = overflow(page)
         t.check(not over, f"{what}: nothing overflows at 390 px", over[:5])
         page.screenshot(path=os.path.join(SHOTS, f"board-{lang}-phone.png"), full_page=True)
+        page.close()
+
+
+# The English words of the board page that a page in another language must
+# not show (each checked where it would appear).
+ENGLISH = {
+    "level list": r"\blevel\b|a move|at most|under 1|\babout\b|time per move",
+    "square labels": r"empty|legal move|last move|\bblack\b|\bwhite\b",
+    "hint line": r"book values|hints|depth|exact",
+    "message": r"not loaded|illegal|the game is as it was|Transcript",
+    "graph labels": r"\bblack\b|\bwhite\b|discs lost",
+    "notes": r"Note|unknown address parameter|ignored",
+    "thinking line": r"thinking|at most|depth|selective|exact|nodes",
+}
+# The midgame position of issue 56's level 18: black (the engine) to move.
+LEVEL_POSITION = "f5d6c3d3c4f4e6f6e3c5c6b5d7e7b6b3f8c7a4c8d8f2a3a5"
+
+
+def english_in(what, text):
+    return re.findall(ENGLISH[what], text, flags=re.I)
+
+
+def board_words(browser, base):
+    """The board page's words beyond its buttons, in Polish and Hindi: the
+    level list, the square labels (a legal square, a disc, the last move),
+    the hint line, a refused transcript's message, the graph's labels, the
+    address's notes and the thinking line show none of English's words,
+    and the square labels are the table's."""
+    for lang in ["pl", "hi"]:
+        what = f"board page {lang}"
+        page = browser.new_page(viewport=PHONE)
+        page.goto(base + f"?lang={lang}&hints=1&colour=red")
+        page.wait_for_selector('#status[data-state="human-to-move"]', timeout=30000)
+        tab = page.evaluate("async (l) => (await import('./i18n/' + l + '.js')).default", lang)
+        levels = page.eval_on_selector_all("#level option", "os => os.map((o) => o.textContent)")
+        t.check(len(levels) == 61 and not english_in("level list", " | ".join(levels)),
+                f"{what}: the level list in {lang}", levels[5:7] + levels[-1:])
+        notes = page.text_content("#notes")
+        t.check("colour" in notes and not english_in("notes", notes), f"{what}: the address's note in {lang}", notes)
+        page.wait_for_function("() => document.querySelector('#hint-info').textContent !== ''", timeout=30000)
+        hint = page.text_content("#hint-info")
+        t.check(not english_in("hint line", hint), f"{what}: the hint line in {lang}", hint)
+        labels = dict(page.evaluate(
+            "() => [...document.querySelectorAll('[data-square]')].map(e => [e.dataset.square, e.getAttribute('aria-label')])"))
+        t.check(labels["d4"] == f"d4, {tab['board.sq.white']}" and labels["d5"] == f"d5, {tab['board.sq.black']}"
+                and labels["f5"].startswith(f"f5, {tab['board.sq.empty']}, {tab['board.sq.legal']}")
+                and labels["a1"] == f"a1, {tab['board.sq.empty']}"
+                and not english_in("square labels", " | ".join(labels.values())),
+                f"{what}: the squares' labels in {lang}", [labels[q] for q in ("d4", "d5", "f5", "a1")])
+        page.click('[data-square="f5"]')
+        page.wait_for_function("() => document.querySelector('#transcript').textContent.length === 4 && "
+                               "document.querySelector('#status').dataset.state === 'human-to-move'", timeout=30000)
+        last = page.eval_on_selector(".square.last", "e => e.getAttribute('aria-label')")
+        t.check(last.endswith(f", {tab['board.sq.last']}") and not english_in("square labels", last),
+                f"{what}: the last move's label in {lang}", last)
+        graph = " | ".join(page.eval_on_selector_all("#graph text", "ts => ts.map((x) => x.textContent)"))
+        t.check(graph and not english_in("graph labels", graph), f"{what}: the graph's labels in {lang}", graph)
+        page.fill("#paste", "f5f5")
+        page.click("#load")
+        want = tab["board.err.illegal"].replace("{k}", "2").replace("{move}", "f5")
+        page.wait_for_function("(w) => document.querySelector('#message').textContent === w", arg=want, timeout=20000)
+        t.check(not english_in("message", page.text_content("#message")), f"{what}: a refused transcript said in {lang}",
+                page.text_content("#message"))
+        # The engine thinking at level 18 in the midgame: the clock and the
+        # search's steps.
+        page.goto(base + f"?lang={lang}&level=18&human=white&moves={LEVEL_POSITION}")
+        page.wait_for_function("() => document.querySelector('#thinking').textContent.includes('  ')", timeout=30000)
+        thinking = page.text_content("#thinking")
+        t.check(not english_in("thinking line", thinking), f"{what}: the thinking line in {lang}", thinking)
         page.close()
 
 
@@ -281,6 +350,7 @@ def main():
         t.check(not errors, "no script errors", errors[:3])
 
         board_pages(browser, base)
+        board_words(browser, base)
 
         # With no lang=, the browser's language decides; one we lack is English.
         for locale, want in [("de-DE", "de"), ("hi-IN", "hi"), ("fr-FR", "en")]:

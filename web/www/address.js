@@ -105,7 +105,7 @@ export async function openAddressGame(restored) {
   const g = gameOfAddress();
   if (!g.moves && !g.setup) return;
   const parsed = parseTranscript(g.moves || "");
-  if (parsed.error) return message(`Transcript not loaded: ${parsed.error}.`);
+  if (parsed.error) return message(t("board.err.transcript", { error: parsed.error }));
   const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
   if (ok) message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
 }

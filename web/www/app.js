@@ -19,7 +19,7 @@
 import { Engine } from "./engine.js";
 import { Node } from "./game.js";
 import { S, transcript, obf } from "./state.js";
-import { readParams, bindSettings } from "./settings.js";
+import { readParams, bindSettings, labelLevels, noteParams } from "./settings.js";
 import { refresh, startEngineMove, moveNow, onInfo } from "./session.js";
 import { newGame, first, back, forward, last, undo, redo, startEditing, finishEditing } from "./actions.js";
 import { loadTranscript, loadSetup, loadText, downloadGgf, downloadTranscript, copy } from "./records.js";
@@ -49,8 +49,8 @@ function controls() {
   $("#last").addEventListener("click", last);
   $("#undo").addEventListener("click", undo);
   $("#redo").addEventListener("click", redo);
-  $("#copy-transcript").addEventListener("click", () => copy(transcript(), "Transcript"));
-  $("#copy-obf").addEventListener("click", () => copy(obf(), "Position"));
+  $("#copy-transcript").addEventListener("click", () => copy(transcript(), "transcript"));
+  $("#copy-obf").addEventListener("click", () => copy(obf(), "position"));
   $("#load").addEventListener("click", () => loadText($("#paste").value));
   $("#download-transcript").addEventListener("click", downloadTranscript);
   $("#open-file-button").addEventListener("click", () => $("#open-file").click());
@@ -82,6 +82,7 @@ async function words() {
   await loadLang(chooseLang());
   const apply = () => {
     applyStatic();
+    labelLevels();
     document.title = t("board.title");
     $("#howto").href = `rules.html?variant=${S.variant}&lang=${currentLang()}`;
   };
@@ -101,6 +102,7 @@ async function main() {
   S.node = S.root;
   render();
   await wordsReady; // drawn again in the chosen language
+  noteParams();
   render();
   const module = await Engine.load("mollett.wasm");
   S.engine = new Engine(module, {

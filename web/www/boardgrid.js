@@ -8,6 +8,7 @@
 // the square's name.
 
 import { FILES } from "./game.js";
+import { t } from "./i18n.js";
 
 const cells = new Map(); // square name -> element
 let active = null; // the square the keyboard is on, null until chosen
@@ -49,11 +50,13 @@ export function cell(sq) {
 
 // The cell's name for a screen reader: the square, what is on it, and for
 // an empty square whether it can be played there and the value shown.
+// The words are the chosen language's (board.sq.*); squares and values
+// stay as the board draws them.
 export function describe(sq, { disc = null, legal = false, value = "", last = false } = {}) {
-  const parts = [sq, disc || "empty"];
-  if (legal) parts.push("legal move");
+  const parts = [sq, t(`board.sq.${disc || "empty"}`)];
+  if (legal) parts.push(t("board.sq.legal"));
   if (value) parts.push(value);
-  if (last) parts.push("last move");
+  if (last) parts.push(t("board.sq.last"));
   cell(sq).setAttribute("aria-label", parts.join(", "));
 }
 

@@ -1,6 +1,9 @@
 // What the page knows of a game, without any rules (those are the engine's):
 // the tree of plies, the engine's drawing of a position read back into
-// fields, and the notations (transcripts, OBF strings, info lines).
+// fields, and the notations (transcripts, OBF strings, info lines). A
+// notation that does not read is named in the page's language.
+
+import { t } from "./i18n.js";
 
 export const FILES = "abcdefgh";
 export const SQUARES = [];
@@ -92,7 +95,7 @@ export function parseTranscript(text) {
     if (rest.startsWith("pa", at)) { at += 2; continue; }
     const sq = rest.slice(at, at + 2);
     if (!/^[a-h][1-8]$/.test(sq)) {
-      return { error: `"${rest.slice(at, at + 6)}" at move ${moves.length + 1} is not a square (a1 to h8)` };
+      return { error: t("board.err.notSquare", { text: rest.slice(at, at + 6), k: moves.length + 1 }) };
     }
     moves.push(sq);
     at += 2;
@@ -104,14 +107,14 @@ export function parseTranscript(text) {
 // or an OBF file line "<64> X; comment". Returns the setboard arguments,
 // which the engine checks (its message says what is wrong), or {error}.
 export function parseSetup(text) {
-  let t = text.trim().split(";")[0].trim();
-  if (/^setboard\s/i.test(t)) t = t.replace(/^setboard\s+/i, "");
-  const parts = t.split(/\s+/).filter(Boolean);
-  if (parts.length === 0) return { error: "empty position: paste a board of 64 squares and the side to move" };
+  let line = text.trim().split(";")[0].trim();
+  if (/^setboard\s/i.test(line)) line = line.replace(/^setboard\s+/i, "");
+  const parts = line.split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { error: t("board.err.emptyPosition") };
   if (parts.length === 1) {
     // NBoard and Edax write the side as the 65th character.
     if (parts[0].length === 65) return { args: `${parts[0].slice(0, 64)} ${parts[0][64]}` };
-    return { error: "the side to move (X or O) is missing after the board" };
+    return { error: t("board.err.noSide") };
   }
   return { args: parts.join(" ") };
 }
@@ -149,13 +152,13 @@ const START = "---------------------------O*------*O---------------------------"
 // move: "15. b5? -2.12 (best g5 +4.60)"; the sides' figures before them).
 // Games from another start than the standard one are refused.
 export function parseGgf(text) {
-  const t = text.trim();
-  if (!t.startsWith("(;")) return null;
-  const end = t.indexOf(";)");
-  const game = end >= 0 ? t.slice(0, end) : t;
+  const rec = text.trim();
+  if (!rec.startsWith("(;")) return null;
+  const end = rec.indexOf(";)");
+  const game = end >= 0 ? rec.slice(0, end) : rec;
   const bo = /BO\[8 ([-*O ]+) ([*O])\]/.exec(game);
   if (bo && (bo[1].replace(/ /g, "") !== START || bo[2] !== "*")) {
-    return { error: "only GGF games from the standard start can be opened here" };
+    return { error: t("board.err.ggfStart") };
   }
   const moves = [];
   for (const m of game.matchAll(/(?<=[\];])([BW])\[([A-Za-z][1-8]|PA|pa|PASS|pass)(?:\/([^/\]]*))?[^\]]*\]/g)) {
@@ -163,7 +166,7 @@ export function parseGgf(text) {
     const value = m[3] !== undefined && m[3].trim() !== "" && isFinite(+m[3]) ? +m[3] : null;
     moves.push({ side: m[1] === "B" ? "black" : "white", move: mv.startsWith("pa") ? "pass" : mv, value });
   }
-  if (!moves.length) return { error: "the GGF record has no moves" };
+  if (!moves.length) return { error: t("board.err.ggfNoMoves") };
   const tag = (name) => { const m = new RegExp(`(?<=[\\];])${name}\\[([^\\]]*)\\]`).exec(game); return m ? m[1] : null; };
   const comment = tag("C") || "";
   const marks = [];

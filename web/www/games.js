@@ -7,7 +7,7 @@ import { S, transcript } from "./state.js";
 import * as storage from "./storage.js";
 import { replay, loadText, copy } from "./records.js";
 import { followAddress } from "./address.js";
-import { message, cap, outcome } from "./view.js";
+import { message, outcome } from "./view.js";
 import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -23,7 +23,7 @@ function resultOf(line) {
   const st = line.at(-1).state;
   const moves = line.filter((n) => n.move && n.move !== "pass").length;
   if (st && st.over) return outcome(st);
-  return `unfinished, ${moves} moves`;
+  return t("board.saved.unfinished", { n: moves });
 }
 
 // Saves the line shown (and the ply shown) under the name typed, or one
@@ -43,7 +43,7 @@ export function saveGame() {
     players: { ...S.players },
   };
   const typed = $("#game-name").value.trim();
-  const named = S.players.black !== "black" ? `${S.players.black} – ${S.players.white}` : `${cap(S.variant)} game`;
+  const named = S.players.black !== "black" ? `${S.players.black} – ${S.players.white}` : t(`board.saved.name.${S.variant === "classic" ? "classic" : "modern"}`);
   entry.name = typed || named;
   const list = savedGames().filter((g) => !(g.variant === entry.variant && g.setup === entry.setup && g.moves === entry.moves));
   list.unshift(entry);
@@ -85,19 +85,19 @@ export function renderSaved() {
     const open = document.createElement("button");
     open.className = "open";
     open.textContent = g.name;
-    open.title = `open ${g.moves.length / 2} moves`;
+    open.title = t("board.saved.open", { n: g.moves.length / 2 });
     open.addEventListener("click", () => openSaved(g.id));
     const when = document.createElement("time");
     when.dateTime = g.saved;
     when.textContent = new Date(g.saved).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
     const result = document.createElement("span");
     result.className = "result";
-    result.textContent = `${g.variant}, ${g.result}`;
+    result.textContent = `${t(`board.room.${g.variant === "classic" ? "classic" : "modern"}`)}, ${g.result}`;
     const del = document.createElement("button");
     del.className = "delete";
     del.textContent = "✕";
-    del.setAttribute("aria-label", `delete ${g.name}`);
-    del.title = "delete";
+    del.setAttribute("aria-label", t("board.saved.deleteName", { name: g.name }));
+    del.title = t("board.saved.delete");
     del.addEventListener("click", () => deleteSaved(g.id));
     li.append(open, " ", when, " · ", result, " ", del);
     ol.appendChild(li);
@@ -108,15 +108,15 @@ export function renderSaved() {
 // hand where the browser refuses the clipboard).
 export function share() {
   followAddress();
-  return copy(location.href, "Link");
+  return copy(location.href, "link");
 }
 
 // Open file: a .ggf or a transcript (.txt) read as the Load box reads it.
 export async function openFile(file) {
   if (!file) return false;
-  if (file.size > 1 << 20) return message(`${file.name} is over 1 MB: not a game file.`);
+  if (file.size > 1 << 20) return message(t("board.err.tooBig", { file: file.name }));
   const text = await file.text();
   const ok = await loadText(text);
-  if (ok) message(`Opened ${file.name}.`);
+  if (ok) message(t("board.msg.openedFile", { file: file.name }));
   return ok;
 }

@@ -16,12 +16,12 @@ import { t } from "./i18n.js";
 // refused: the game stays as it was.
 export function loadTranscript(text) {
   const parsed = parseTranscript(text);
-  if (parsed.error) return Promise.resolve(message(`Transcript not loaded: ${parsed.error}.`));
+  if (parsed.error) return Promise.resolve(message(t("board.err.transcript", { error: parsed.error })));
   if (!parsed.moves.length) {
     return Promise.resolve(message(t("board.msg.nothing")));
   }
   return replay(parsed.moves).then((ok) => {
-    if (ok) message(`Loaded ${parsed.moves.length} moves from the start position.`);
+    if (ok) message(t("board.msg.loadedStart", { n: parsed.moves.length }));
     return ok;
   });
 }
@@ -42,7 +42,7 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
     await ask(`newgame ${variant}`);
     if (setup) {
       const a = await S.engine.command(`setboard ${setup}`);
-      if (!a.ok) return refuse(`Position not loaded: ${a.text}.`);
+      if (!a.ok) return refuse(t("board.err.position", { error: a.text }));
     }
     let node = root;
     let k = 0;
@@ -55,7 +55,7 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
       }
       const a = await S.engine.command(`play ${mv}`);
       if (!a.ok) {
-        return refuse(`Transcript not loaded: move ${k} (${mv}) is ${legal === "" ? "after the end of the game" : "illegal"}; the game is as it was.`);
+        return refuse(t(legal === "" ? "board.err.afterEnd" : "board.err.illegal", { k, move: mv }));
       }
       node = node.child(mv);
     }
@@ -86,7 +86,7 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
 // Review fills it in).
 export function loadGgf(text) {
   const g = parseGgf(text);
-  if (g.error) return Promise.resolve(message(`GGF not loaded: ${g.error}.`));
+  if (g.error) return Promise.resolve(message(t("board.err.ggf", { error: g.error })));
   const moves = g.moves.filter((m) => m.move !== "pass").map((m) => m.move);
   // GGF's Othello is the modern game, whatever the board shows now.
   return replay(moves, { variant: "modern" }).then((ok) => {
@@ -106,7 +106,7 @@ export function loadGgf(text) {
                    side: m.ply % 2 === 1 ? "black" : "white", fromFile: true };
     }
     S.fileReview = g.summary ? { summary: g.summary.replace(/^mollett analyze:\s*/, "") } : null;
-    message(`Loaded ${moves.length} moves from GGF${g.marks.length ? `, ${g.marks.length} marked` : ""}.`);
+    message(g.marks.length ? t("board.msg.loadedGgfMarked", { n: moves.length, m: g.marks.length }) : t("board.msg.loadedGgf", { n: moves.length }));
     render();
     return true;
   });
@@ -119,9 +119,9 @@ export function downloadGgf() {
     side: i % 2 === 0 ? "black" : "white",
     value: n.review ? n.review.value : n.value ? (i % 2 === 0 ? n.value.black : -n.value.black) : null,
   }));
-  const t = reviewTally();
-  const summary = Object.keys(t).map((side) => {
-    const s = t[side];
+  const tally = reviewTally();
+  const summary = Object.keys(tally).map((side) => {
+    const s = tally[side];
     return ` ${side === "black" ? S.players.black : S.players.white} (${side}) accuracy ${(s.acc / s.moves).toFixed(1)}, ${s.inaccuracy} ?!, ${s.mistake} ?, ${s.blunder} ??`;
   }).join(";");
   const marks = S.node.lineNodes().flatMap((n, i) => (isMistake(n)
@@ -129,7 +129,7 @@ export function downloadGgf() {
     : []));
   const text = ggfOf(nodes, { ...S.players, summary, marks }) + "\n";
   download(`${fileStem()}.ggf`, text, "application/x-ggf");
-  message("GGF written.");
+  message(t("board.msg.ggfWritten"));
 }
 
 // The line shown as a transcript file: its moves on one line, after the
@@ -169,9 +169,9 @@ export function loadText(text) {
     if (!moves) return loadSetup(first);
     const setup = parseSetup(first);
     const parsed = parseTranscript(moves);
-    if (setup.error || parsed.error) return Promise.resolve(message(`Not loaded: ${setup.error || parsed.error}.`));
+    if (setup.error || parsed.error) return Promise.resolve(message(t("board.err.notLoaded", { error: setup.error || parsed.error })));
     return replay(parsed.moves, { setup: setup.args }).then((ok) => {
-      if (ok) message(`Loaded the position and ${parsed.moves.length} moves from it.`);
+      if (ok) message(t("board.msg.loadedSetup", { n: parsed.moves.length }));
       return ok;
     });
   }
@@ -180,7 +180,7 @@ export function loadText(text) {
 
 export function loadSetup(text) {
   const parsed = parseSetup(text);
-  if (parsed.error) return Promise.resolve(message(`Position not loaded: ${parsed.error}.`));
+  if (parsed.error) return Promise.resolve(message(t("board.err.position", { error: parsed.error })));
   // "-" to move is a finished game (the Position after one): nobody can
   // move, so either side does for the engine; one that is not over is
   // refused.
@@ -195,7 +195,7 @@ export function loadSetup(text) {
     const a = await S.engine.command(`setboard ${args}`);
     const over = a.ok && finished ? (await ask("showboard")).includes("game over") : true;
     if (!a.ok || !over) {
-      message(`Position not loaded: ${a.ok ? 'nobody is to move ("-") but the game is not over' : a.text}.`);
+      message(t("board.err.position", { error: a.ok ? t("board.err.notOver") : a.text }));
       S.synced = null;
       await syncTo(S.node);
       return;
@@ -205,11 +205,13 @@ export function loadSetup(text) {
   });
 }
 
+// `what` names the thing copied: "transcript", "position" or "link".
 export async function copy(text, what) {
+  const name = t(`board.what.${what}`);
   try {
     await navigator.clipboard.writeText(text);
-    message(`${what} copied.`);
+    message(t("board.msg.copied", { what: name }));
   } catch (e) {
-    message(`${what}: ${text}`);
+    message(`${name}: ${text}`);
   }
 }

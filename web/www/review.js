@@ -120,7 +120,7 @@ export function practiceTry(sq) {
   const mistake = p.list[p.i];
   const node = mistake.parent;
   obsolete();
-  p.last = { good: null, text: `${sq}: checking…` };
+  p.last = { good: null, text: t("board.prac.checking", { sq }) };
   renderReview();
   job(async (epoch) => {
     await syncTo(node);
@@ -132,14 +132,14 @@ export function practiceTry(sq) {
     p.last = {
       good,
       text: good
-        ? `${sq} is as good as the best (${r.best} ${fmt(r.bestValue)}).`
-        : `${sq} loses ${r.loss.toFixed(1)} discs against ${r.best}: try again.`,
+        ? t("board.prac.good", { sq, best: `${r.best} ${fmt(r.bestValue)}` })
+        : t("board.prac.worse", { sq, loss: r.loss.toFixed(1), best: r.best }),
     };
     if (!good) return renderReview();
     p.i += 1;
     if (p.i < p.list.length) return goTo(p.list[p.i].parent);
     S.practice = null;
-    message(`${p.last.text} That was the last mistake to practise.`);
+    message(`${p.last.text} ${t("board.prac.done")}`);
     render();
   });
 }

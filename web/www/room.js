@@ -7,7 +7,8 @@
 // On the normal board page this module only wires the "Play a friend" form,
 // which goes to `?room=new&...`.
 
-import { buildRoomPage, render as draw, cap, colourName, plyColour, transcriptOf } from "./roomview.js";
+import { buildRoomPage, render as draw, who, plyColour, transcriptOf } from "./roomview.js";
+import { t, chooseLang, loadLang } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const q = new URLSearchParams(location.search);
@@ -73,7 +74,7 @@ function connect() {
 async function reconnect() {
   try {
     const res = await fetch(`/api/rooms/${encodeURIComponent(R.id)}`, { cache: "no-store" });
-    if (res.status === 404) return fail("This room does not exist (any more).");
+    if (res.status === 404) return fail(t("room.gone"));
   } catch (e) { /* out of reach: the socket's failure schedules the next try */ }
   connect();
 }
@@ -114,14 +115,14 @@ function setState(state, seat) {
 // Words for what just happened that the board does not show by itself:
 // passes, an undo taken back or refused, a new game.
 function announce(before, st) {
-  if (before && before.game !== st.game) return `Game ${st.game}: colours swapped.`;
+  if (before && before.game !== st.game) return t("room.swapped", { n: st.game });
   if (before && before.undo && !st.undo) {
-    const by = colourName(before.undo.by);
-    return st.moves.length < before.moves.length ? `Undo accepted: ${by}'s move taken back.`
-      : before.moves.length === st.moves.length ? `Undo declined: ${by}'s request refused.` : "";
+    const by = who(before.undo.by);
+    return st.moves.length < before.moves.length ? t("room.undoAccepted", by)
+      : before.moves.length === st.moves.length ? t("room.undoDeclined", by) : "";
   }
   const passes = [];
-  for (let i = st.moves.length - 1; i >= 0 && st.moves[i] === "pass"; i--) passes.push(`${cap(colourName(plyColour(i), st.variant))} has no move and passes.`);
+  for (let i = st.moves.length - 1; i >= 0 && st.moves[i] === "pass"; i--) passes.push(t("board.passes", who(plyColour(i), st.variant)));
   if (passes.length && (!before || before.moves.length < st.moves.length)) return passes.reverse().join(" ");
   return "";
 }
@@ -165,9 +166,9 @@ async function copyLink() {
   const url = $("#room-link").textContent;
   try {
     await navigator.clipboard.writeText(url);
-    R.message = "Link copied.";
+    R.message = t("room.copied");
   } catch (e) {
-    R.message = "Copy the link from the box above.";
+    R.message = t("room.copyByHand");
   }
   render();
 }
@@ -202,15 +203,18 @@ async function createRoom() {
     return null;
   }
   if (res.status !== 201) {
-    fail(`The room was not created: ${body && body.error ? body.error : `HTTP ${res.status}`}.`);
+    fail(t("room.notCreated", { error: body && body.error ? body.error : `HTTP ${res.status}` }));
     return undefined;
   }
   storeToken(body.room, body.token);
-  history.replaceState(null, "", `${location.pathname}?room=${body.room}`);
+  // The language chosen stays in this tab's address (not in the link to share).
+  const lang = q.get("lang");
+  history.replaceState(null, "", `${location.pathname}?room=${body.room}${lang ? `&lang=${encodeURIComponent(lang)}` : ""}`);
   return body.room;
 }
 
 async function startRoom() {
+  await loadLang(chooseLang()); // the room's words (app.js draws the page's static ones)
   buildRoomPage(R, {
     click: clickSquare,
     copy: copyLink,
@@ -225,9 +229,9 @@ async function startRoom() {
   if (id === "new") {
     id = await createRoom();
     if (id === undefined) return;
-    if (id === null) return fail("The room server cannot be reached: rooms need mollett-server (docs/rooms.md).");
+    if (id === null) return fail(t("room.unreachable"));
   } else if (!/^[0-9a-f]{32}$/.test(id)) {
-    return fail(`"${id}" is not a room: a room's link ends in 32 letters and digits.`);
+    return fail(t("room.notRoom", { id }));
   }
   R.id = id;
   $("#room-link").textContent = `${location.origin}${location.pathname}?room=${id}`;
@@ -240,6 +244,8 @@ function wireCreateForm() {
   if (!go) return;
   go.addEventListener("click", () => {
     const p = new URLSearchParams({ room: "new", variant: $("#room-variant").value, color: $("#room-color").value });
+    const lang = new URLSearchParams(location.search).get("lang"); // the switch keeps it there
+    if (lang) p.set("lang", lang);
     const minutes = +$("#room-minutes").value;
     if (minutes > 0) {
       p.set("minutes", String(minutes));

@@ -5,13 +5,13 @@
 
 import { SQUARES } from "./game.js";
 import { buildGrid, describe, updateTabStop } from "./boardgrid.js";
+import { t, player, colourWords, applyStatic } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 let R = null; // room.js's room, given to buildRoomPage
 let F = { canMove: false, resignArmed: false }; // room.js's decisions, given to render
 
-export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 // The protocol calls the second seat "white" in both rule sets; classic
 // players call it red.
 export function colourName(colour, variant = R && R.state && R.state.variant) {
@@ -20,33 +20,38 @@ export function colourName(colour, variant = R && R.state && R.state.variant) {
 // The colour of ply i (0-based): plies alternate, passes included.
 export const plyColour = (i) => (i % 2 === 0 ? "black" : "white");
 export const transcriptOf = (moves) => moves.filter((m) => m !== "pass").join("");
+// A seat's colour as the i18n texts take it ({C} {c} {co}), in the room's
+// rule set.
+export const who = (colour, variant = R && R.state && R.state.variant) => player(colourName(colour, variant), variant);
 
 function clockText(ms) {
-  const t = Math.max(0, ms);
-  const s = Math.floor(t / 1000);
+  const left = Math.max(0, ms);
+  const s = Math.floor(left / 1000);
   const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  return t < 10000 ? `${text}.${Math.floor((t % 1000) / 100)}` : text;
+  return left < 10000 ? `${text}.${Math.floor((left % 1000) / 100)}` : text;
 }
 
+// The panel's words are keys (data-i18n, i18n.js's applyStatic); the
+// buttons whose words change with the game are drawn by renderActions.
 const PANEL = `
-  <div class="row"><b>Room link</b> <button id="room-copy">Copy</button></div>
+  <div class="row"><b data-i18n="room.link">Room link</b> <button id="room-copy" data-i18n="board.copy">Copy</button></div>
   <div id="room-link" class="mono"></div>
   <div id="room-seats"></div>
   <div class="row" id="room-actions">
-    <button id="room-undo" title="ask the other player to take back the last move">Ask to undo</button>
-    <button id="room-accept">Accept undo</button><button id="room-decline">Decline undo</button>
+    <button id="room-undo" data-i18n-title="room.askUndo.title">Ask to undo</button>
+    <button id="room-accept" data-i18n="room.accept">Accept undo</button><button id="room-decline" data-i18n="room.decline">Decline undo</button>
     <button id="room-resign">Resign</button>
-    <button id="room-rematch" title="a new game, colours swapped">Rematch</button>
+    <button id="room-rematch" data-i18n-title="room.rematch.title">Rematch</button>
   </div>
-  <div id="room-moves" class="mono" aria-label="moves"></div>
-  <div class="row"><b>Transcript</b></div>
+  <div id="room-moves" class="mono" data-i18n-label="board.moves.label"></div>
+  <div class="row"><b data-i18n="board.transcript">Transcript</b></div>
   <div id="transcript" class="mono"></div>
   <div class="row">
-    <a id="room-ggf" class="button" download>Download GGF</a>
-    <a id="room-txt" class="button" download>Download transcript</a>
-    <a id="room-open" class="button" target="_blank" rel="noopener">Open on the board</a>
+    <a id="room-ggf" class="button" download data-i18n="board.downloadGgf">Download GGF</a>
+    <a id="room-txt" class="button" download data-i18n="room.downloadTxt">Download transcript</a>
+    <a id="room-open" class="button" target="_blank" rel="noopener" data-i18n="room.open">Open on the board</a>
   </div>
-  <div class="row"><a href="./">Leave the room</a></div>`;
+  <div class="row"><a href="./" data-i18n="room.leave">Leave the room</a></div>`;
 
 // The board and the room's panel in place of the board page's controls;
 // `on` has the room's actions (click, copy, undo, accept, decline, resign,
@@ -56,6 +61,7 @@ export function buildRoomPage(room, on) {
   document.body.dataset.room = "";
   buildGrid($("#board"), on.click);
   $("#side").innerHTML = PANEL;
+  applyStatic($("#side"));
   $("#room-copy").addEventListener("click", on.copy);
   $("#room-undo").addEventListener("click", on.undo);
   $("#room-accept").addEventListener("click", on.accept);
@@ -75,35 +81,34 @@ function setStatus(state, text) {
   el.textContent = text;
 }
 
+// "Game over: Black wins 40-24 (White resigned)." in the page's language.
 function resultText(s) {
   const r = s.result;
-  const names = { black: "Black", white: cap(colourName("white", s.variant)) };
-  const score = `${Math.max(r.black, r.white)}-${Math.min(r.black, r.white)}`;
-  let text = r.winner ? `Game over: ${names[r.winner]} wins ${score}` : `Game over: a draw, ${score}`;
-  const loser = r.winner === "black" ? names.white : names.black;
-  if (r.reason === "resign") text += ` (${loser} resigned).`;
-  else if (r.reason === "time") text += ` (${loser}'s time ran out).`;
-  else if (r.black + r.white === 64) text += " (the board is full).";
+  const hi = Math.max(r.black, r.white), lo = Math.min(r.black, r.white);
+  const result = r.winner ? t("board.outcome.win", { ...who(r.winner, s.variant), hi, lo }) : t("board.outcome.draw", { b: hi, w: lo });
+  const loser = who(r.winner === "black" ? "white" : "black", s.variant);
+  let why;
+  if (r.reason === "resign") why = t("room.end.resign", { ...loser, result });
+  else if (r.reason === "time") why = t("room.end.time", { ...loser, result });
+  else if (r.black + r.white === 64) why = t("room.end.full", { result });
   else if (s.supply && (s.supply.black === 0 || s.supply.white === 0)) {
-    text += ` (${s.supply.black === 0 ? "Black" : names.white} ran out of discs).`;
-  } else text += " (neither side can move).";
-  return text;
+    why = t("room.end.discs", { ...who(s.supply.black === 0 ? "black" : "white", s.variant), result });
+  } else why = t("room.end.stuck", { result });
+  return t("board.gameOver", { result: why });
 }
 
 function renderStatus() {
   const s = R.state;
-  if (!s) return setStatus("loading", "Joining the room…");
-  const you = R.seat !== "spectator" ? ` You play ${colourName(R.seat)}.` : " You are watching.";
-  const discs = ` Black ${s.discs.black}, ${colourName("white")} ${s.discs.white}.`;
+  if (!s) return setStatus("loading", t("room.joining"));
+  const you = " " + (R.seat !== "spectator" ? t("room.youPlay", who(R.seat)) : t("room.watching"));
+  const discs = " " + t("board.discs", { ...colourWords(s.variant), b: s.discs.black, w: s.discs.white });
   if (s.status === "over") return setStatus("game-over", resultText(s) + discs);
-  if (!R.connected) return setStatus("connecting", `Connection lost: reconnecting…${you}`);
-  if (s.status === "waiting") {
-    return setStatus("waiting", `Waiting for the other player: send them the link.${you}`);
-  }
-  const mover = cap(colourName(s.to_move));
-  if (F.canMove) return setStatus("human-to-move", `Your move (${colourName(R.seat)}).${discs}`);
-  if (R.seat === "spectator") return setStatus("watching", `${mover} to move.${discs}${you}`);
-  return setStatus("opponent-to-move", `${R.pending ? "Move sent. " : ""}${mover} to move.${discs}${you}`);
+  if (!R.connected) return setStatus("connecting", t("room.reconnecting") + you);
+  if (s.status === "waiting") return setStatus("waiting", t("room.waiting") + you);
+  const mover = t("board.toMove", who(s.to_move));
+  if (F.canMove) return setStatus("human-to-move", t("room.yourMove", who(R.seat)) + discs);
+  if (R.seat === "spectator") return setStatus("watching", mover + discs + you);
+  return setStatus("opponent-to-move", `${R.pending ? t("room.moveSent") + " " : ""}${mover}${discs}${you}`);
 }
 
 function renderBoard() {
@@ -145,14 +150,14 @@ function renderSeats() {
     row.dataset.presence = presence;
     const chip = colourName(colour, s.variant);
     row.innerHTML = `<span class="chip ${chip === "white" ? "white" : chip}"></span> <b></b> <span class="presence"></span> <span class="clock" data-colour="${colour}"></span>`;
-    row.querySelector("b").textContent = cap(chip) + (R.seat === colour ? " (you)" : "");
-    row.querySelector(".presence").textContent = presence === "free" ? "seat free" : presence;
+    row.querySelector("b").textContent = t(R.seat === colour ? "room.seat.you" : "room.seat", who(colour, s.variant));
+    row.querySelector(".presence").textContent = t(`room.presence.${presence}`);
     el.appendChild(row);
   }
   if (s.spectators) {
     const w = document.createElement("div");
     w.className = "watchers";
-    w.textContent = `${s.spectators} watching`;
+    w.textContent = t("room.watchers", { n: s.spectators });
     el.appendChild(w);
   }
   renderClocks();
@@ -183,18 +188,18 @@ function renderActions() {
   const show = (id, on) => { $(id).hidden = !on; };
   show("#room-undo", playing && !(undo && undo.by !== R.seat));
   $("#room-undo").disabled = !playing || !s.moves.some((m) => m !== "pass") || !!undo;
-  $("#room-undo").textContent = undo && undo.by === R.seat ? "Undo asked…" : "Ask to undo";
+  $("#room-undo").textContent = t(undo && undo.by === R.seat ? "room.undoAsked" : "room.askUndo");
   show("#room-accept", playing && !!undo && undo.by !== R.seat);
   show("#room-decline", playing && !!undo && undo.by !== R.seat);
   show("#room-resign", playing);
-  $("#room-resign").textContent = F.resignArmed ? "Really resign?" : "Resign";
+  $("#room-resign").textContent = t(F.resignArmed ? "room.resignSure" : "room.resign");
   const over = player && s.status === "over";
   show("#room-rematch", over);
   if (over) {
     const offered = s.rematch || [];
     $("#room-rematch").disabled = offered.includes(R.seat);
-    $("#room-rematch").textContent = offered.includes(R.seat) ? "Rematch offered…"
-      : offered.length ? `Accept ${colourName(offered[0])}'s rematch` : "Rematch";
+    $("#room-rematch").textContent = offered.includes(R.seat) ? t("room.rematchOffered")
+      : offered.length ? t("room.rematchAccept", who(offered[0])) : t("room.rematch");
   }
 }
 
@@ -215,11 +220,11 @@ function renderMessage() {
   const s = R.state;
   let text = R.message;
   if (!text && s && s.undo && R.seat !== "spectator") {
-    text = s.undo.by === R.seat ? "You asked to take back the last move; waiting for the answer."
-      : `${cap(colourName(s.undo.by))} asks to take back the last move.`;
+    text = s.undo.by === R.seat ? t("room.undoWaiting") : t("room.undoAsks", who(s.undo.by));
   }
   if (!text && s && s.status === "over" && (s.rematch || []).length) {
-    text = `${s.rematch.map((c) => cap(colourName(c))).join(" and ")} offered a rematch.`;
+    const [a, b] = s.rematch.map((c) => who(c).C);
+    text = b ? t("room.rematchBoth", { A: a, B: b }) : t("room.rematchOne", who(s.rematch[0]));
   }
   $("#message").textContent = text;
 }

@@ -5,6 +5,7 @@ import { S } from "./state.js";
 import { note } from "./view.js";
 import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
+import { t } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang"];
@@ -36,49 +37,62 @@ const BAND_ABOUT = [[30, 15], [60, 31]]; // [last level, seconds] beyond the tab
 
 export function levelLabel(level) {
   const about = level <= LEVEL_ABOUT.length ? LEVEL_ABOUT[level - 1] : BAND_ABOUT.find(([last]) => level <= last)[1];
-  const typical = about < 1 ? "under 1 s" : `about ${Math.round(about)} s`;
-  return `level ${level}: ${typical} a move (at most ${levelSeconds(level)} s)`;
+  const cap = levelSeconds(level);
+  return about < 1 ? t("board.level.under", { level, cap }) : t("board.level.about", { level, cap, s: Math.round(about) });
+}
+
+// The level list's words in the chosen language (drawn again when it
+// comes, and by the language switch).
+export function labelLevels() {
+  for (const o of document.querySelectorAll("#level option")) {
+    o.textContent = o.value === "time" ? t("board.level.time") : levelLabel(+o.value);
+  }
 }
 
 // Sets S from the address; a parameter unknown or out of range is noted
-// under the board and the default kept. Returns the `moves` parameter.
+// under the board (noteParams, once the language has come) and the
+// default kept. Returns the `moves` parameter.
+const notes = []; // [key, params]
 export function readParams() {
   const q = new URLSearchParams(location.search);
-  const notes = [];
-  for (const key of q.keys()) if (!PARAMS.includes(key)) notes.push(`unknown address parameter "${key}" ignored`);
+  for (const key of q.keys()) if (!PARAMS.includes(key)) notes.push(["board.note.unknown", { key }]);
   const v = q.get("variant");
   if (v !== null) {
     if (v === "modern" || v === "classic") S.variant = v;
-    else notes.push(`variant=${v} is not modern or classic; modern is played`);
+    else notes.push(["board.note.variant", { v }]);
   }
   const level = q.get("level");
   if (level !== null) {
     if (/^\d+$/.test(level) && +level >= 1 && +level <= 60) S.level = +level;
-    else notes.push(`level=${level} is not 1 to 60; level ${S.level} is played`);
+    else notes.push(["board.note.level", { v: level, level: S.level }]);
   }
   const time = q.get("time");
   if (time !== null) {
     if (/^\d+(\.\d+)?$/.test(time) && +time > 0 && +time <= 3600) { S.time = +time; }
-    else notes.push(`time=${time} is not 0 to 3600 seconds; ignored`);
+    else notes.push(["board.note.time", { v: time }]);
   }
   const human = q.get("human");
   if (human !== null) {
     const map = { black: [true, false], white: [false, true], red: [false, true], both: [true, true], none: [false, false] };
     if (map[human]) [S.human.black, S.human.second] = map[human];
-    else notes.push(`human=${human} is not black, white, both or none; ignored`);
+    else notes.push(["board.note.human", { v: human }]);
   }
   const hints = q.get("hints");
   if (hints !== null) {
     if (hints === "1" || hints === "0") S.hints = hints === "1";
-    else notes.push(`hints=${hints} is not 0 or 1; ignored`);
+    else notes.push(["board.note.hints", { v: hints }]);
   }
   const hd = q.get("hintdepth");
   if (hd !== null) {
     if (/^\d+$/.test(hd) && +hd >= 1 && +hd <= 60) S.hintDepth = +hd;
-    else notes.push(`hintdepth=${hd} is not 1 to 60; ignored`);
+    else notes.push(["board.note.hintdepth", { v: hd }]);
   }
-  for (const n of notes) note(`Note: ${n}.`);
   return q.get("moves");
+}
+
+// The address's notes, in the chosen language.
+export function noteParams() {
+  for (const [key, params] of notes.splice(0)) note(t("board.note", { text: t(key, params) }));
 }
 
 // The controls of the settings, set from S and wired to it.
@@ -94,7 +108,7 @@ export function bindSettings() {
   });
   const levelSel = $("#level");
   for (let i = 1; i <= 60; i++) levelSel.add(new Option(levelLabel(i), i));
-  levelSel.add(new Option("time per move", "time"));
+  levelSel.add(new Option(t("board.level.time"), "time"));
   levelSel.value = S.time !== null ? "time" : S.level;
   $("#time").value = S.time !== null ? S.time : 1;
   $("#time").hidden = S.time === null;

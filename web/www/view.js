@@ -9,11 +9,9 @@ import { goTo, playHuman, editSquare } from "./actions.js";
 import { buildGrid, setFlipped, describe, updateTabStop } from "./boardgrid.js";
 import { look, formatValue } from "./look.js";
 import { openingOf } from "./openings.js";
-import { t, player, colourWords } from "./i18n.js";
+import { t, has, player, colourWords } from "./i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
-
-export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
 export function note(text) {
   S.notes.push(text);
@@ -76,7 +74,8 @@ export function render() {
   renderReview();
   $("#transcript").textContent = transcript();
   $("#obf").textContent = obf();
-  $("#hint-info").textContent = hints ? (hints.book ? "book values" : `hints: depth ${hints.depth}${hints.values.every((v) => v.kind === "exact") ? " (exact)" : ""}`) : "";
+  $("#hint-info").textContent = !hints ? "" : hints.book ? t("board.hint.book")
+    : t(hints.values.every((v) => v.kind === "exact") ? "board.hint.exact" : "board.hint.depth", { depth: hints.depth });
 }
 
 // The named opening of the line shown, in modern games from the start.
@@ -164,8 +163,8 @@ export function renderStatus() {
 let clock = null;
 export function renderThinking() {
   const el = $("#thinking");
-  const t = S.thinking;
-  if (!t) {
+  const th = S.thinking;
+  if (!th) {
     el.textContent = "";
     return;
   }
@@ -175,17 +174,17 @@ export function renderThinking() {
       renderThinking();
     }, 250);
   }
-  const secs = ((performance.now() - t.since) / 1000).toFixed(0);
-  const timer = t.cap ? `${secs} s (at most ${t.cap} s)` : `${secs} s`;
+  const secs = ((performance.now() - th.since) / 1000).toFixed(0);
+  const timer = th.cap ? t("board.think.capped", { secs, cap: th.cap }) : t("board.think.secs", { secs });
   el.dataset.seconds = secs;
-  if (!t.info) {
-    el.textContent = `thinking… ${timer}`;
+  if (!th.info) {
+    el.textContent = t("board.think.start", { timer });
     return;
   }
-  const i = t.info;
-  const what = i.stage === "exact" ? "exact" : i.stage === "selective" ? `selective ${i.depth}` : `depth ${i.depth}`;
-  const nps = i.secs > 0 ? ` ${(i.nodes / i.secs / 1e6).toFixed(1)} M nodes/s` : "";
-  el.textContent = `${timer}  ${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${i.nodes} nodes${nps})`;
+  const i = th.info;
+  const what = i.stage === "exact" ? t("board.think.exact") : t(i.stage === "selective" ? "board.think.selective" : "board.think.depth", { depth: i.depth });
+  const nps = i.secs > 0 ? ` ${t("board.think.nps", { m: (i.nodes / i.secs / 1e6).toFixed(1) })}` : "";
+  el.textContent = `${timer}  ${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${t("board.think.nodes", { n: i.nodes })}${nps})`;
 }
 
 export function renderMoves() {
@@ -210,7 +209,7 @@ export function renderMoves() {
         const b = document.createElement("button");
         b.className = "alt";
         b.textContent = o.move;
-        b.title = "switch to this branch";
+        b.title = t("board.branch.title");
         b.addEventListener("click", () => { n.parent.line = o; goTo(o); });
         if (k) alt.append(" ");
         alt.append(b);
@@ -243,14 +242,15 @@ export function renderGraph() {
   nodes.forEach((m, i) => {
     if (!m.value) return;
     path += `${path ? "L" : "M"}${x(i).toFixed(1)},${y(m.value.black).toFixed(1)}`;
-    dots += `<circle cx="${x(i).toFixed(1)}" cy="${y(m.value.black).toFixed(1)}" r="2.5" data-ply="${i}"><title>ply ${i}: ${formatValue(m.value.black)} (${m.value.kind})</title></circle>`;
+    dots += `<circle cx="${x(i).toFixed(1)}" cy="${y(m.value.black).toFixed(1)}" r="2.5" data-ply="${i}"><title>${t("board.graph.point", { ply: i, value: formatValue(m.value.black), kind: m.value.kind })}</title></circle>`;
   });
   const cur = nodes.indexOf(S.node);
+  const words = colourWords(S.variant);
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.innerHTML =
     `<rect x="0" y="0" width="${W}" height="${H / 2}" class="black-half"/>` +
     `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" class="axis"/>` +
-    `<text x="6" y="14" class="label">black +${maxV}</text><text x="6" y="${H - 6}" class="label">${S.variant === "classic" ? "red" : "white"} +${maxV}</text>` +
+    `<text x="6" y="14" class="label">${words.b} +${maxV}</text><text x="6" y="${H - 6}" class="label">${words.s} +${maxV}</text>` +
     `<line x1="${x(cur)}" y1="0" x2="${x(cur)}" y2="${H}" class="cursor"/>` +
     (path ? `<path d="${path}" class="eval"/>` : "") + dots + lossPaths(nodes, x, H, pad);
   svg.dataset.points = nodes.filter((m) => m.value).length;
@@ -271,7 +271,7 @@ function lossPaths(nodes, x, H, pad) {
   const y = (v) => H - pad - (v / top) * (H - 2 * pad);
   const d = (p) => p.map(([i, v], k) => `${k ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
   return `<path d="${d(pts.black)}" class="loss-black"/><path d="${d(pts.second)}" class="loss-second"/>` +
-    `<text x="${x(nodes.length - 1).toFixed(0)}" y="${H - 6}" text-anchor="end" class="label">discs lost: black ${sums.black.toFixed(1)}, ${S.variant === "classic" ? "red" : "white"} ${sums.second.toFixed(1)}</text>`;
+    `<text x="${x(nodes.length - 1).toFixed(0)}" y="${H - 6}" text-anchor="end" class="label">${t("board.graph.lost", { ...colourWords(S.variant), nb: sums.black.toFixed(1), ns: sums.second.toFixed(1) })}</text>`;
 }
 
 export function graphClick(event) {
@@ -293,27 +293,30 @@ export function renderReview() {
   $("#next-mistake").disabled = !S.node.lineNodes().some(isMistake);
   $("#practice").disabled = !S.node.lineNodes().some(isMistake);
   const parts = [];
-  if (S.reviewing) parts.push(`Reviewing: ${S.reviewing.done} of ${S.reviewing.total} moves…`);
+  if (S.reviewing) parts.push(t("board.rev.progress", { done: S.reviewing.done, n: S.reviewing.total }));
   const fromFile = S.node.lineNodes().some((n) => n.review && n.review.fromFile);
-  if (fromFile && S.fileReview) parts.push(`From the file: ${S.fileReview.summary}. Review fills in the moves it does not mark.`);
+  if (fromFile && S.fileReview) parts.push(t("board.rev.fromFile", { summary: S.fileReview.summary }));
   if (any && !fromFile) {
-    const t = reviewTally();
-    for (const side of Object.keys(t)) {
-      const s = t[side];
-      parts.push(`${cap(side)}: accuracy ${(s.acc / s.moves).toFixed(1)}, ${s.inaccuracy} ?!, ${s.mistake} ?, ${s.blunder} ??.`);
+    const tally = reviewTally();
+    for (const side of Object.keys(tally)) {
+      const s = tally[side];
+      parts.push(t("board.rev.accuracy", { ...player(side, S.variant), acc: (s.acc / s.moves).toFixed(1), i: s.inaccuracy, m: s.mistake, b: s.blunder }));
     }
   }
   if (any) {
     const r = S.node.review;
     if (r && !S.practice) {
-      parts.push(`${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}: ${r.cls}${r.loss > 0 ? `, ${r.loss.toFixed(1)} discs lost; best ${r.best} ${fmt(r.bestValue)}` : ""}.`);
+      const move = `${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}`;
+      const cls = has(`board.cls.${r.cls}`) ? t(`board.cls.${r.cls}`) : r.cls;
+      parts.push(r.loss > 0 ? t("board.rev.lost", { move, cls, loss: r.loss.toFixed(1), best: `${r.best} ${fmt(r.bestValue)}` })
+        : t("board.rev.move", { move, cls }));
     }
   }
   const p = S.practice;
   if (p) {
     if (p.last) parts.push(p.last.text);
     if (!p.last || p.last.good !== false) {
-      parts.push(`Practice ${p.i + 1} of ${p.list.length}: ${cap(p.list[p.i].review.side)} played ${p.list[p.i].move} here; find a better move.`);
+      parts.push(t("board.rev.practice", { ...player(p.list[p.i].review.side, S.variant), i: p.i + 1, n: p.list.length, move: p.list[p.i].move }));
     }
   }
   el.textContent = parts.join(" ");
