@@ -71,7 +71,10 @@ def wait_ready(page, timeout=60000):
 def settle(page, ms=400):
     """Lets a refresh's job run, then waits for a position to be shown."""
     page.wait_for_timeout(ms)
-    page.wait_for_function("() => !['loading'].includes(document.querySelector('#status').dataset.state)")
+    # As long as wait_ready: on two busy cores (CI, the suite before it) a
+    # new Worker's first answer once took over 30 s here.
+    page.wait_for_function("() => !['loading'].includes(document.querySelector('#status').dataset.state)",
+                           timeout=60000)
 
 
 def native_after(moves, variant="modern"):
