@@ -7,7 +7,8 @@ native engine's board for the transcript; an undo asked and declined changes
 nothing, accepted takes back one move on both boards; a third person
 watches and cannot move, not even by a message of their own; a reload and a
 server killed with kill -9 and started again both carry on; a rematch swaps
-the seats; screenshots at phone width; and `mollett room-play` seats the
+the seats; a room made from the board page in Polish is Polish for both
+players; screenshots at phone width; and `mollett room-play` seats the
 native engine, which a browser plays to the end.
 
     MOLLETT=target/ci/mollett MOLLETT_WEB=target/web python3 tests/browser/test_rooms.py

@@ -6,7 +6,8 @@ board, before and after each step, equals the native engine's for the same
 lines, and what the texts say of them (the disc turned, the squares, the
 counts) holds on the native engine; nothing overflows at phone width; the
 language follows lang= and the browser; the board page's words in each
-language; screenshots of every page at phone width go to target/web-shots/.
+language, and in Polish and Hindi none of its English words (level list,
+squares' labels, hint, thinking, message, graph, notes); screenshots of every page at phone width go to target/web-shots/.
 
     MOLLETT=target/ci/mollett python3 tests/browser/test_rules.py
 """

@@ -87,7 +87,8 @@ async function words() {
     $("#howto").href = `rules.html?variant=${S.variant}&lang=${currentLang()}`;
   };
   apply();
-  langSwitch($("#lang"), () => { apply(); if (S.node) render(); });
+  // A room's page (room.js) draws itself again on "langchange".
+  langSwitch($("#lang"), () => { apply(); if (S.node) render(); document.dispatchEvent(new Event("langchange")); });
   $("#howto").addEventListener("click", () => { $("#howto").href = `rules.html?variant=${S.variant}&lang=${currentLang()}`; });
 }
 const wordsReady = words();

@@ -225,6 +225,7 @@ async function startRoom() {
     rematch: () => send({ type: "rematch" }),
   });
   render();
+  document.addEventListener("langchange", render); // app.js's language switch
   let id = q.get("room");
   if (id === "new") {
     id = await createRoom();
