@@ -548,6 +548,16 @@ def room_in_polish(browser, server):
     for who, page in (("creator", a), ("friend", b)):
         english = re.findall(ENGLISH, words(page), flags=re.I)
         t.check(not english, f"Polish room: no English on the {who}'s page", english)
+    # A refusal from the server (a move out of turn, sent as the page sends
+    # moves) is said in Polish, not in the server's English words.
+    b.evaluate("() => window.mollett.send({type: 'move', square: 'd3', ply: 0})")
+    want = tab["room.error.not-your-turn"]
+    try:
+        b.wait_for_function("(w) => document.querySelector('#message').textContent.includes(w)", arg=want, timeout=10000)
+        said = True
+    except Exception:  # noqa: BLE001  the check below reports what was shown
+        said = False
+    t.check(said, "Polish room: the server's refusal is said in Polish", b.text_content("#message"))
     a.screenshot(path=os.path.join(SHOTS, "room-pl-phone.png"), full_page=True)
     b.context.close()
     ctx.close()

@@ -97,7 +97,13 @@ function receive(msg) {
   } else if (msg.type === "error") {
     R.pending = false;
     // A stale board is redrawn by the state that follows; not worth words.
-    if (msg.code !== "stale") R.message = msg.message || msg.code;
+    // The server's words are English; a code the tables know is said in
+    // the page's language.
+    if (msg.code !== "stale") {
+      const key = `room.error.${msg.code}`;
+      const said = t(key);
+      R.message = said !== key ? said : msg.message || msg.code;
+    }
     render();
   }
 }
