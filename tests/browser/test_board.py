@@ -547,6 +547,9 @@ def files_round_trip(browser, base):
         setup = "".join(board) + " O"  # white to move: f6 is legal
         page.fill("#paste", setup)
         page.click("#load")
+        # The page was already ready (the kept game came back with the
+        # address): wait for the set-up position itself, with no moves.
+        page.wait_for_function("() => document.querySelector('#transcript').textContent === ''")
         wait_ready(page)
         click_move(page, "f6")
         shown = view(page)
