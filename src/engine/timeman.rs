@@ -18,9 +18,25 @@ pub struct Clock {
     pub stones_left: u32,
     /// Time left in the current period, seconds (when `stones_left` > 0).
     pub period_left: f64,
+    /// Seconds the clock gains with each own move (Fischer increment), as
+    /// learned from `time_left` ([`Clock::set_left`]): GTP cannot say it.
+    pub increment: f64,
+    /// Main time left just after the last own move, by the engine's own
+    /// count ([`Clock::spend`]); the next `time_left` tells what was added.
+    after_move: Option<f64>,
+    /// The gain seen at the `time_left` before the last one.
+    last_gain: Option<f64>,
 }
 
 impl Clock {
+    /// Absolute time: `main_left` seconds for the rest of the game.
+    pub fn absolute(main_left: f64) -> Clock {
+        Clock {
+            main_left,
+            ..Clock::default()
+        }
+    }
+
     /// A clock from GTP `time_settings`; `None` means no limit (byo-yomi
     /// time > 0 with 0 stones, or 0 0 0).
     pub fn from_settings(main: f64, byo_time: f64, byo_stones: u32) -> Option<Clock> {
@@ -31,6 +47,7 @@ impl Clock {
             byo_stones,
             stones_left: 0,
             period_left: 0.0,
+            ..Clock::default()
         })
     }
 
@@ -63,6 +80,14 @@ impl Clock {
     /// GTP `time_left`: `time` seconds of main time when `stones` is 0, else
     /// `time` seconds for `stones` moves of a period.
     pub fn set_left(&mut self, time: f64, stones: u32) {
+        if let (0, 0.0, Some(after)) = (stones, self.byo_time, self.after_move.take()) {
+            // Absolute time that grew since the own move: an increment. The
+            // smaller of the last two gains counts, so one late `time_left`
+            // (or a GUI that adds time once) does not inflate it.
+            let gain = (time - after).max(0.0);
+            self.increment = self.last_gain.map_or(0.0, |last| last.min(gain));
+            self.last_gain = Some(gain);
+        }
         if stones == 0 {
             self.main_left = time;
             self.stones_left = 0;
@@ -86,6 +111,7 @@ impl Clock {
             self.main_left -= secs;
             if self.main_left >= 0.0 || self.byo_time <= 0.0 {
                 self.main_left = self.main_left.max(0.0);
+                self.after_move = Some(self.main_left);
                 return;
             }
             // Main time ran out during this move: the rest came from a period.
@@ -114,14 +140,29 @@ pub struct Clocks {
 
 impl Clocks {
     /// A new time control, for both sides from now on.
+    /// The same control again (as a match runner sends before every game)
+    /// keeps the increments learned in the games before.
     pub fn set_control(&mut self, control: Option<Clock>) {
+        let same = self.control == control;
         self.control = control;
-        self.reset();
+        if same {
+            self.reset();
+        } else {
+            self.sides = [control; 2];
+        }
     }
 
-    /// A new game: both sides start from the time control.
+    /// A new game: both sides start from the time control, keeping the
+    /// increments learned so far.
     pub fn reset(&mut self) {
+        let learned = self.sides.map(|s| s.map(|c| (c.increment, c.last_gain)));
         self.sides = [self.control; 2];
+        for (side, learned) in self.sides.iter_mut().zip(learned) {
+            if let (Some(clock), Some((increment, last_gain))) = (side.as_mut(), learned) {
+                clock.increment = increment;
+                clock.last_gain = last_gain;
+            }
+        }
     }
 
     /// A side's time left, as `time_left` reports it (the time control's
@@ -160,6 +201,12 @@ pub const RESERVE_MOVES: f64 = 1.9;
 pub const HARD_FACTOR: f64 = 4.8;
 /// Largest share of the usable time (time left minus margin) one move may take.
 pub const MAX_SHARE: f64 = 0.5;
+/// Own moves' worth of time planned for the whole exact endgame (from the
+/// empties where play turns exact), in place of one share for each of its
+/// moves: at 5+0.05 the solve from 18 empties and every move after it took
+/// 0.02-0.1 s of a game's 5 s, while the old plan kept nine moves' shares
+/// for them and left a quarter of the clock unused (docs/strength.md).
+pub const ENDGAME_MOVES: f64 = 2.0;
 /// Share of a byo-yomi period's per-stone time aimed for as the soft target.
 pub const BYO_SOFT_SHARE: f64 = 0.6;
 /// Share of one byo-yomi stone's time that a move still in main time may
@@ -208,6 +255,11 @@ pub struct TimeParams {
     pub reserve_moves: f64,
     pub hard_factor: f64,
     pub max_share: f64,
+    /// [`ENDGAME_MOVES`].
+    pub endgame_moves: f64,
+    /// Empties at which play turns exact (the `endgame` option): the
+    /// moves before it get a share each, those after it `endgame_moves`.
+    pub solve_empties: u32,
     pub byo_soft_share: f64,
     pub byo_borrow_share: f64,
 }
@@ -218,6 +270,8 @@ impl Default for TimeParams {
             reserve_moves: RESERVE_MOVES,
             hard_factor: HARD_FACTOR,
             max_share: MAX_SHARE,
+            endgame_moves: ENDGAME_MOVES,
+            solve_empties: 18,
             byo_soft_share: BYO_SOFT_SHARE,
             byo_borrow_share: BYO_BORROW_SHARE,
         }
@@ -251,7 +305,16 @@ pub fn allocate(
     }
 
     let usable = (clock.main_left - margin).max(0.0);
-    let mut soft = usable / (own_moves + tp.reserve_moves.max(0.0));
+    // The shares: one for each own move before play turns exact, and
+    // `endgame_moves` for all the exact ones; the increments still to come
+    // (one after each own move but the last) are spent as they are planned.
+    let planned = if empties > tp.solve_empties {
+        (empties - tp.solve_empties).div_ceil(2) as f64 + tp.endgame_moves.max(0.0)
+    } else {
+        own_moves
+    };
+    let to_come = clock.increment.max(0.0) * (own_moves - 1.0).max(0.0);
+    let mut soft = (usable + to_come) / (planned + tp.reserve_moves.max(0.0));
     let mut hard = (soft * tp.hard_factor).min(usable * tp.max_share.min(1.0));
     if clock.byo_time > 0.0 {
         // Main time followed by periods: the periods will pay for later moves,
@@ -289,9 +352,14 @@ mod tests {
     }
 
     fn absolute(main_left: f64) -> Clock {
+        Clock::absolute(main_left)
+    }
+
+    /// A clock that has learned an increment of `inc` seconds a move.
+    fn with_increment(main_left: f64, inc: f64) -> Clock {
         Clock {
-            main_left,
-            ..Clock::default()
+            increment: inc,
+            ..absolute(main_left)
         }
     }
 
@@ -302,14 +370,17 @@ mod tests {
             reserve_moves: 0.0,
             hard_factor: 100.0,
             max_share: 1.0,
+            endgame_moves: 0.0,
+            solve_empties: 0,
             byo_soft_share: 1.0,
             byo_borrow_share: 1.0,
         };
         for tp in [TimeParams::default(), greedy] {
             for &main in &[0.2, 0.5, 1.0, 5.0, 30.0, 300.0, 3600.0] {
                 for empties in 0..=60 {
-                    for &margin in &[0u64, 50, 150] {
-                        let t = allocate(&absolute(main), empties, ms(margin), &tp).unwrap();
+                    for (&margin, inc) in [0u64, 50, 150].iter().zip([0.0, 0.05, 30.0]) {
+                        let clock = with_increment(main, inc);
+                        let t = allocate(&clock, empties, ms(margin), &tp).unwrap();
                         assert!(t.soft <= t.hard);
                         let budget = main - margin as f64 / 1000.0;
                         if budget > 0.01 {
@@ -341,9 +412,14 @@ mod tests {
 
     #[test]
     fn tiny_time_left_gives_a_tiny_limit() {
+        // At most half of what the margin leaves, however many moves are
+        // to come (0.1 s left: 25 ms).
         for &left in &[0.0, 0.01, 0.05, 0.1] {
-            let t = allocate(&absolute(left), 30, ms(50), &TimeParams::default()).unwrap();
-            assert!(t.hard <= ms(20), "left {left}: {t:?}");
+            for empties in [20, 30, 50] {
+                let t = allocate(&absolute(left), empties, ms(50), &TimeParams::default()).unwrap();
+                let half = ((left - 0.05f64).max(0.0) / 2.0).max(MIN_LIMIT);
+                assert!(t.hard.as_secs_f64() <= half + 1e-9, "left {left}: {t:?}");
+            }
         }
     }
 
@@ -355,6 +431,7 @@ mod tests {
             byo_stones: 10,
             stones_left: 10,
             period_left: 60.0,
+            ..Clock::default()
         };
         let t = allocate(&clock, 40, ms(100), &TimeParams::default()).unwrap();
         assert!(
@@ -377,6 +454,7 @@ mod tests {
             byo_stones: 1,
             stones_left: 1,
             period_left: 10.0,
+            ..Clock::default()
         };
         let t = allocate(&clock, 20, ms(100), &TimeParams::default()).unwrap();
         assert!(t.hard.as_secs_f64() <= 9.9 + 1e-9 && t.hard.as_secs_f64() > 5.0);
@@ -390,6 +468,7 @@ mod tests {
             byo_stones: 5,
             stones_left: 0,
             period_left: 0.0,
+            ..Clock::default()
         };
         let t = allocate(&clock, 40, ms(50), &TimeParams::default()).unwrap();
         let per_stone = (30.0 - 0.25) / 5.0;
@@ -408,6 +487,7 @@ mod tests {
             byo_stones: 0,
             stones_left: 0,
             period_left: 0.0,
+            ..Clock::default()
         };
         assert_eq!(allocate(&clock, 30, ms(50), &TimeParams::default()), None);
     }
@@ -434,5 +514,110 @@ mod tests {
         };
         absolute.spend(2.0);
         assert_eq!(absolute.main_left, 0.0);
+    }
+
+    #[test]
+    fn the_increment_is_learned_from_time_left() {
+        // 5+0.05 as a match runner reports it: after each move, the time left
+        // is the engine's own count plus 0.05 (less a little latency).
+        let mut c = absolute(5.0);
+        let mut left = 5.0;
+        let mut learned = Vec::new();
+        for _ in 0..4 {
+            c.spend(0.2);
+            left += -0.2 - 0.003 + 0.05;
+            c.set_left(left, 0);
+            learned.push(c.increment);
+        }
+        // One gain is not trusted alone; then the smaller of the last two counts.
+        assert_eq!(learned[0], 0.0);
+        for inc in &learned[1..] {
+            assert!((inc - 0.047).abs() < 1e-9, "{learned:?}");
+        }
+        // It buys time: more than the same clock without an increment.
+        let tp = TimeParams::default();
+        let with = allocate(&c, 40, ms(50), &tp).unwrap();
+        let without = allocate(&absolute(c.main_left), 40, ms(50), &tp).unwrap();
+        assert!(with.soft > without.soft, "{with:?} {without:?}");
+
+        // No increment: time_left agrees with the engine's count, or is a
+        // little lower (latency), and nothing is learned.
+        let mut c = absolute(60.0);
+        for _ in 0..5 {
+            c.spend(1.0);
+            c.set_left(c.main_left - 0.01, 0);
+        }
+        assert_eq!(c.increment, 0.0);
+
+        // Time added once (a GUI's gift) is not an increment.
+        let mut c = absolute(60.0);
+        c.spend(1.0);
+        c.set_left(c.main_left + 30.0, 0);
+        c.spend(1.0);
+        c.set_left(c.main_left, 0);
+        assert_eq!(c.increment, 0.0);
+    }
+
+    #[test]
+    fn a_new_game_under_the_same_control_keeps_the_increment() {
+        let control = Clock::from_settings(5.0, 0.0, 0);
+        let mut clocks = Clocks::default();
+        clocks.set_control(control);
+        for _ in 0..3 {
+            let c = clocks.side_mut(0).unwrap();
+            c.spend(0.1);
+            let left = c.main_left + 0.05;
+            clocks.set_left(0, left, 0);
+        }
+        assert!((clocks.side(0).unwrap().increment - 0.05).abs() < 1e-9);
+        clocks.reset();
+        clocks.set_control(control);
+        assert!((clocks.side(0).unwrap().increment - 0.05).abs() < 1e-9);
+        assert_eq!(clocks.side(0).unwrap().main_left, 5.0);
+        clocks.set_control(Clock::from_settings(60.0, 0.0, 0));
+        assert_eq!(clocks.side(0).unwrap().increment, 0.0);
+    }
+
+    /// Plays a game's clock: each own move takes its soft target until play
+    /// turns exact, and a tenth of it after (the solve is fast); returns the
+    /// time spent before the exact moves and the least time ever left.
+    fn play_out(main: f64, inc: f64, tp: &TimeParams) -> (f64, f64) {
+        let mut clock = absolute(main);
+        let (mut before, mut least) = (0.0, main);
+        for empties in (1..=60u32).rev().step_by(2) {
+            let t = allocate(&clock, empties, ms(50), tp).unwrap();
+            let mut used = t.soft.as_secs_f64();
+            if empties <= tp.solve_empties {
+                used /= 10.0;
+            } else {
+                before += used;
+            }
+            assert!(used <= clock.main_left, "{empties}: {t:?} {clock:?}");
+            let left = clock.main_left;
+            clock.spend(used);
+            least = least.min(clock.main_left);
+            clock.set_left(left - used + inc, 0);
+        }
+        (before, least)
+    }
+
+    #[test]
+    fn the_clock_goes_to_the_moves_before_the_exact_endgame() {
+        let tp = TimeParams::default();
+        // 5+0: most of the clock goes to the moves that need it, and some is
+        // always left.
+        let (before, least) = play_out(5.0, 0.0, &tp);
+        assert!(before > 0.75 * 5.0 && least > 0.2, "{before} {least}");
+        // The old plan (a share for every move, exact ones included) kept a
+        // quarter of the clock for moves that do not need it.
+        let old = TimeParams {
+            endgame_moves: 9.0,
+            ..tp
+        };
+        assert!(play_out(5.0, 0.0, &old).0 < 0.7 * 5.0);
+        // 5+0.05: the increments to come are spent too.
+        let (before_inc, least) = play_out(5.0, 0.05, &tp);
+        assert!(before_inc > before + 0.7 * 21.0 * 0.05, "{before_inc} {before}");
+        assert!(least > 0.2, "{least}");
     }
 }

@@ -300,6 +300,9 @@ option_table! {
         Kind::Float { min: 1.0, max: 100.0 }, "hard time limit as a multiple of the soft target";
     time_max_share: f64 = TimeParams::default().max_share,
         Kind::Float { min: 0.01, max: 1.0 }, "largest share of the time left one move may take";
+    time_endgame: f64 = TimeParams::default().endgame_moves,
+        Kind::Float { min: 0.0, max: 60.0 },
+        "own moves' worth of time planned for all the moves from where play turns exact";
     time_byo_share: f64 = TimeParams::default().byo_soft_share,
         Kind::Float { min: 0.01, max: 1.0 }, "share of a byo-yomi stone's time aimed for";
     time_byo_borrow: f64 = TimeParams::default().byo_borrow_share,
@@ -367,6 +370,8 @@ impl Options {
             reserve_moves: self.time_reserve,
             hard_factor: self.time_hard_factor,
             max_share: self.time_max_share,
+            endgame_moves: self.time_endgame,
+            solve_empties: self.endgame as u32,
             byo_soft_share: self.time_byo_share,
             byo_borrow_share: self.time_byo_borrow,
         }

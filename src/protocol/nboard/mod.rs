@@ -186,10 +186,7 @@ impl<W: Write> Nboard<W> {
         }
         let mut limits = self.depth_limits();
         if let Some(main) = self.record.main_time() {
-            let clock = Clock {
-                main_left: (main - self.record.time_used(pos.side)).max(0.0),
-                ..Clock::default()
-            };
+            let clock = Clock::absolute((main - self.record.time_used(pos.side)).max(0.0));
             self.session.limit_by_clock(&mut limits, &pos, &clock);
         }
         self.say("status thinking")?;
