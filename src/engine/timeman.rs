@@ -617,7 +617,10 @@ mod tests {
         assert!(play_out(5.0, 0.0, &old).0 < 0.7 * 5.0);
         // 5+0.05: the increments to come are spent too.
         let (before_inc, least) = play_out(5.0, 0.05, &tp);
-        assert!(before_inc > before + 0.7 * 21.0 * 0.05, "{before_inc} {before}");
+        assert!(
+            before_inc > before + 0.7 * 21.0 * 0.05,
+            "{before_inc} {before}"
+        );
         assert!(least > 0.2, "{least}");
     }
 }
