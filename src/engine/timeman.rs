@@ -139,17 +139,15 @@ pub struct Clocks {
 }
 
 impl Clocks {
-    /// A new time control, for both sides from now on.
-    /// The same control again (as a match runner sends before every game)
-    /// keeps the increments learned in the games before.
+    /// A new time control, for both sides from now on. The same control
+    /// again (as a match runner sends before every game) keeps the
+    /// increments learned in the games before; another forgets them.
     pub fn set_control(&mut self, control: Option<Clock>) {
-        let same = self.control == control;
-        self.control = control;
-        if same {
-            self.reset();
-        } else {
-            self.sides = [control; 2];
+        if self.control != control {
+            self.sides = [None; 2];
         }
+        self.control = control;
+        self.reset();
     }
 
     /// A new game: both sides start from the time control, keeping the
@@ -271,7 +269,7 @@ impl Default for TimeParams {
             hard_factor: HARD_FACTOR,
             max_share: MAX_SHARE,
             endgame_moves: ENDGAME_MOVES,
-            solve_empties: 18,
+            solve_empties: crate::engine::search::ENDGAME_EMPTIES,
             byo_soft_share: BYO_SOFT_SHARE,
             byo_borrow_share: BYO_BORROW_SHARE,
         }
@@ -351,15 +349,11 @@ mod tests {
         Duration::from_millis(x)
     }
 
-    fn absolute(main_left: f64) -> Clock {
-        Clock::absolute(main_left)
-    }
-
     /// A clock that has learned an increment of `inc` seconds a move.
     fn with_increment(main_left: f64, inc: f64) -> Clock {
         Clock {
             increment: inc,
-            ..absolute(main_left)
+            ..Clock::absolute(main_left)
         }
     }
 
@@ -397,7 +391,7 @@ mod tests {
 
     #[test]
     fn absolute_time_spreads_over_the_game() {
-        let t = allocate(&absolute(300.0), 60, ms(50), &TimeParams::default()).unwrap();
+        let t = allocate(&Clock::absolute(300.0), 60, ms(50), &TimeParams::default()).unwrap();
         // About 300 s over ~30 own moves: a few seconds each, far from all of it.
         assert!(
             t.soft > Duration::from_secs(5) && t.soft < Duration::from_secs(15),
@@ -405,8 +399,8 @@ mod tests {
         );
         assert!(t.hard < Duration::from_secs(120));
         // Fewer empties left means a bigger share.
-        let late = allocate(&absolute(100.0), 10, ms(50), &TimeParams::default()).unwrap();
-        let early = allocate(&absolute(100.0), 50, ms(50), &TimeParams::default()).unwrap();
+        let late = allocate(&Clock::absolute(100.0), 10, ms(50), &TimeParams::default()).unwrap();
+        let early = allocate(&Clock::absolute(100.0), 50, ms(50), &TimeParams::default()).unwrap();
         assert!(late.soft > early.soft);
     }
 
@@ -416,7 +410,13 @@ mod tests {
         // to come (0.1 s left: 25 ms).
         for &left in &[0.0, 0.01, 0.05, 0.1] {
             for empties in [20, 30, 50] {
-                let t = allocate(&absolute(left), empties, ms(50), &TimeParams::default()).unwrap();
+                let t = allocate(
+                    &Clock::absolute(left),
+                    empties,
+                    ms(50),
+                    &TimeParams::default(),
+                )
+                .unwrap();
                 let half = ((left - 0.05f64).max(0.0) / 2.0).max(MIN_LIMIT);
                 assert!(t.hard.as_secs_f64() <= half + 1e-9, "left {left}: {t:?}");
             }
@@ -520,7 +520,7 @@ mod tests {
     fn the_increment_is_learned_from_time_left() {
         // 5+0.05 as a match runner reports it: after each move, the time left
         // is the engine's own count plus 0.05 (less a little latency).
-        let mut c = absolute(5.0);
+        let mut c = Clock::absolute(5.0);
         let mut left = 5.0;
         let mut learned = Vec::new();
         for _ in 0..4 {
@@ -537,12 +537,12 @@ mod tests {
         // It buys time: more than the same clock without an increment.
         let tp = TimeParams::default();
         let with = allocate(&c, 40, ms(50), &tp).unwrap();
-        let without = allocate(&absolute(c.main_left), 40, ms(50), &tp).unwrap();
+        let without = allocate(&Clock::absolute(c.main_left), 40, ms(50), &tp).unwrap();
         assert!(with.soft > without.soft, "{with:?} {without:?}");
 
         // No increment: time_left agrees with the engine's count, or is a
         // little lower (latency), and nothing is learned.
-        let mut c = absolute(60.0);
+        let mut c = Clock::absolute(60.0);
         for _ in 0..5 {
             c.spend(1.0);
             c.set_left(c.main_left - 0.01, 0);
@@ -550,7 +550,7 @@ mod tests {
         assert_eq!(c.increment, 0.0);
 
         // Time added once (a GUI's gift) is not an increment.
-        let mut c = absolute(60.0);
+        let mut c = Clock::absolute(60.0);
         c.spend(1.0);
         c.set_left(c.main_left + 30.0, 0);
         c.spend(1.0);
@@ -582,7 +582,7 @@ mod tests {
     /// turns exact, and a tenth of it after (the solve is fast); returns the
     /// time spent before the exact moves and the least time ever left.
     fn play_out(main: f64, inc: f64, tp: &TimeParams) -> (f64, f64) {
-        let mut clock = absolute(main);
+        let mut clock = Clock::absolute(main);
         let (mut before, mut least) = (0.0, main);
         for empties in (1..=60u32).rev().step_by(2) {
             let t = allocate(&clock, empties, ms(50), tp).unwrap();

@@ -55,6 +55,10 @@ pub struct Limits {
     pub heartbeat: Option<Duration>,
 }
 
+/// Empties from which play is solved exactly by default (the `endgame`
+/// option); the time manager plans its clock around the same point.
+pub const ENDGAME_EMPTIES: u32 = 18;
+
 /// Settings that persist between searches (from the option table).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
@@ -82,7 +86,7 @@ impl Default for Settings {
             threads: 1,
             hash_mb: 16,
             scoring: Scoring::Discs,
-            endgame_empties: 18,
+            endgame_empties: ENDGAME_EMPTIES,
             randomness: 0.0,
             seed: 0,
             eval: crate::engine::eval::EvalKind::default(),
