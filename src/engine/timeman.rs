@@ -205,6 +205,15 @@ pub const MAX_SHARE: f64 = 0.5;
 /// 0.02-0.1 s of a game's 5 s, while the old plan kept nine moves' shares
 /// for them and left a quarter of the clock unused (docs/strength.md).
 pub const ENDGAME_MOVES: f64 = 2.0;
+/// Empties from which the moves before exact play get the `midgame_weight`
+/// (the late midgame, where the lost games against NTest were lost:
+/// docs/strength.md).
+pub const FOCUS_EMPTIES: u32 = 36;
+/// Shares each own move from [`FOCUS_EMPTIES`] to exact play gets, against
+/// one for each move before it.
+pub const MIDGAME_WEIGHT: f64 = 1.0;
+/// Smallest `midgame_weight` the plan uses: no move plans on no time.
+pub const MIN_WEIGHT: f64 = 0.1;
 /// Share of a byo-yomi period's per-stone time aimed for as the soft target.
 pub const BYO_SOFT_SHARE: f64 = 0.6;
 /// Share of one byo-yomi stone's time that a move still in main time may
@@ -255,6 +264,8 @@ pub struct TimeParams {
     pub max_share: f64,
     /// [`ENDGAME_MOVES`].
     pub endgame_moves: f64,
+    /// [`MIDGAME_WEIGHT`].
+    pub midgame_weight: f64,
     /// Empties at which play turns exact (the `endgame` option): the
     /// moves before it get a share each, those after it `endgame_moves`.
     pub solve_empties: u32,
@@ -269,6 +280,7 @@ impl Default for TimeParams {
             hard_factor: HARD_FACTOR,
             max_share: MAX_SHARE,
             endgame_moves: ENDGAME_MOVES,
+            midgame_weight: MIDGAME_WEIGHT,
             solve_empties: crate::engine::search::ENDGAME_EMPTIES,
             byo_soft_share: BYO_SOFT_SHARE,
             byo_borrow_share: BYO_BORROW_SHARE,
@@ -303,16 +315,29 @@ pub fn allocate(
     }
 
     let usable = (clock.main_left - margin).max(0.0);
-    // The shares: one for each own move before play turns exact, and
-    // `endgame_moves` for all the exact ones; the increments still to come
-    // (one after each own move but the last) are spent as they are planned.
-    let planned = if empties > tp.solve_empties {
-        (empties - tp.solve_empties).div_ceil(2) as f64 + tp.endgame_moves.max(0.0)
+    // The shares: one for each own move before play turns exact
+    // (`midgame_weight` from FOCUS_EMPTIES on), and `endgame_moves` for
+    // all the exact ones; the increments still to come (one after each own
+    // move but the last) are spent as they are planned.
+    let weight = |e: u32| {
+        if e <= FOCUS_EMPTIES {
+            tp.midgame_weight.max(MIN_WEIGHT)
+        } else {
+            1.0
+        }
+    };
+    let (planned, this_move) = if empties > tp.solve_empties {
+        let before_exact: f64 = (tp.solve_empties + 1..=empties)
+            .rev()
+            .step_by(2)
+            .map(weight)
+            .sum();
+        (before_exact + tp.endgame_moves.max(0.0), weight(empties))
     } else {
-        own_moves
+        (own_moves, 1.0)
     };
     let to_come = clock.increment.max(0.0) * (own_moves - 1.0).max(0.0);
-    let mut soft = (usable + to_come) / (planned + tp.reserve_moves.max(0.0));
+    let mut soft = this_move * (usable + to_come) / (planned + tp.reserve_moves.max(0.0));
     let mut hard = (soft * tp.hard_factor).min(usable * tp.max_share.min(1.0));
     if clock.byo_time > 0.0 {
         // Main time followed by periods: the periods will pay for later moves,
@@ -365,6 +390,7 @@ mod tests {
             hard_factor: 100.0,
             max_share: 1.0,
             endgame_moves: 0.0,
+            midgame_weight: 10.0,
             solve_empties: 0,
             byo_soft_share: 1.0,
             byo_borrow_share: 1.0,
@@ -622,5 +648,46 @@ mod tests {
             "{before_inc} {before}"
         );
         assert!(least > 0.2, "{least}");
+    }
+
+    /// The soft targets of a played-out 5+0.05 game, by empties (own moves
+    /// from 59 empties down, each taking its target).
+    fn targets(tp: &TimeParams) -> Vec<(u32, f64)> {
+        let mut clock = Clock::absolute(5.0);
+        let mut out = Vec::new();
+        for empties in (1..=59u32).rev().step_by(2) {
+            let used = allocate(&clock, empties, ms(50), tp)
+                .unwrap()
+                .soft
+                .as_secs_f64();
+            out.push((empties, used));
+            let left = clock.main_left;
+            clock.spend(used);
+            clock.set_left(left - used + 0.05, 0);
+        }
+        out
+    }
+
+    #[test]
+    fn the_midgame_weight_moves_time_to_the_late_midgame() {
+        let even = targets(&TimeParams::default());
+        let focused = targets(&TimeParams {
+            midgame_weight: 2.0,
+            ..TimeParams::default()
+        });
+        let sum = |t: &[(u32, f64)], range: std::ops::RangeInclusive<u32>| -> f64 {
+            t.iter()
+                .filter(|(e, _)| range.contains(e))
+                .map(|(_, s)| s)
+                .sum()
+        };
+        // The opening gives, the moves from 36 empties to exact play take.
+        assert!(sum(&focused, 37..=59) < 0.8 * sum(&even, 37..=59));
+        assert!(sum(&focused, 19..=36) > 1.2 * sum(&even, 19..=36));
+        // Within the focus, a move gets about twice an opening move's share
+        // of the same time left.
+        let at = |t: &[(u32, f64)], e: u32| t.iter().find(|(x, _)| *x == e).unwrap().1;
+        assert!(at(&focused, 35) > 1.5 * at(&focused, 37));
+        assert!(at(&even, 35) < 1.2 * at(&even, 37));
     }
 }

@@ -303,6 +303,9 @@ option_table! {
     time_endgame: f64 = TimeParams::default().endgame_moves,
         Kind::Float { min: 0.0, max: 60.0 },
         "own moves' worth of time planned for all the moves from where play turns exact";
+    time_midgame: f64 = TimeParams::default().midgame_weight,
+        Kind::Float { min: 0.1, max: 10.0 },
+        "shares of time for each own move from 36 empties to where play turns exact, against one before 36";
     time_byo_share: f64 = TimeParams::default().byo_soft_share,
         Kind::Float { min: 0.01, max: 1.0 }, "share of a byo-yomi stone's time aimed for";
     time_byo_borrow: f64 = TimeParams::default().byo_borrow_share,
@@ -371,6 +374,7 @@ impl Options {
             hard_factor: self.time_hard_factor,
             max_share: self.time_max_share,
             endgame_moves: self.time_endgame,
+            midgame_weight: self.time_midgame,
             solve_empties: self.endgame as u32,
             byo_soft_share: self.time_byo_share,
             byo_borrow_share: self.time_byo_borrow,
