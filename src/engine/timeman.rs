@@ -267,7 +267,8 @@ pub struct TimeParams {
     /// [`MIDGAME_WEIGHT`].
     pub midgame_weight: f64,
     /// Empties at which play turns exact (the `endgame` option): the
-    /// moves before it get a share each, those after it `endgame_moves`.
+    /// moves before it get a share each (`midgame_weight` from
+    /// [`FOCUS_EMPTIES`] on), those after it `endgame_moves`.
     pub solve_empties: u32,
     pub byo_soft_share: f64,
     pub byo_borrow_share: f64,
@@ -604,26 +605,39 @@ mod tests {
         assert_eq!(clocks.side(0).unwrap().increment, 0.0);
     }
 
-    /// Plays a game's clock: each own move takes its soft target until play
-    /// turns exact, and a tenth of it after (the solve is fast); returns the
-    /// time spent before the exact moves and the least time ever left.
-    fn play_out(main: f64, inc: f64, tp: &TimeParams) -> (f64, f64) {
+    /// Plays a game's clock from `first` empties down: each own move takes
+    /// its soft target until play turns exact, and a tenth of it after (the
+    /// solve is fast), and `time_left` then reports the clock with `inc`
+    /// added. Returns each own move's empties, seconds used and main time
+    /// left after it.
+    fn play(main: f64, inc: f64, first: u32, tp: &TimeParams) -> Vec<(u32, f64, f64)> {
         let mut clock = Clock::absolute(main);
-        let (mut before, mut least) = (0.0, main);
-        for empties in (1..=60u32).rev().step_by(2) {
+        let mut moves = Vec::new();
+        for empties in (1..=first).rev().step_by(2) {
             let t = allocate(&clock, empties, ms(50), tp).unwrap();
             let mut used = t.soft.as_secs_f64();
             if empties <= tp.solve_empties {
                 used /= 10.0;
-            } else {
-                before += used;
             }
             assert!(used <= clock.main_left, "{empties}: {t:?} {clock:?}");
             let left = clock.main_left;
             clock.spend(used);
-            least = least.min(clock.main_left);
+            moves.push((empties, used, clock.main_left));
             clock.set_left(left - used + inc, 0);
         }
+        moves
+    }
+
+    /// A whole game's clock (from 60 empties): the time spent before the
+    /// exact moves and the least time ever left.
+    fn play_out(main: f64, inc: f64, tp: &TimeParams) -> (f64, f64) {
+        let moves = play(main, inc, 60, tp);
+        let before = moves
+            .iter()
+            .filter(|m| m.0 > tp.solve_empties)
+            .map(|m| m.1)
+            .sum();
+        let least = moves.iter().map(|m| m.2).fold(main, f64::min);
         (before, least)
     }
 
@@ -650,35 +664,23 @@ mod tests {
         assert!(least > 0.2, "{least}");
     }
 
-    /// The soft targets of a played-out 5+0.05 game, by empties (own moves
-    /// from 59 empties down, each taking its target).
-    fn targets(tp: &TimeParams) -> Vec<(u32, f64)> {
-        let mut clock = Clock::absolute(5.0);
-        let mut out = Vec::new();
-        for empties in (1..=59u32).rev().step_by(2) {
-            let used = allocate(&clock, empties, ms(50), tp)
-                .unwrap()
-                .soft
-                .as_secs_f64();
-            out.push((empties, used));
-            let left = clock.main_left;
-            clock.spend(used);
-            clock.set_left(left - used + 0.05, 0);
-        }
-        out
-    }
-
     #[test]
     fn the_midgame_weight_moves_time_to_the_late_midgame() {
-        let even = targets(&TimeParams::default());
-        let focused = targets(&TimeParams {
-            midgame_weight: 2.0,
-            ..TimeParams::default()
-        });
-        let sum = |t: &[(u32, f64)], range: std::ops::RangeInclusive<u32>| -> f64 {
+        // A 5+0.05 game's own moves from 59 empties down.
+        let even = play(5.0, 0.05, 59, &TimeParams::default());
+        let focused = play(
+            5.0,
+            0.05,
+            59,
+            &TimeParams {
+                midgame_weight: 2.0,
+                ..TimeParams::default()
+            },
+        );
+        let sum = |t: &[(u32, f64, f64)], range: std::ops::RangeInclusive<u32>| -> f64 {
             t.iter()
-                .filter(|(e, _)| range.contains(e))
-                .map(|(_, s)| s)
+                .filter(|(e, ..)| range.contains(e))
+                .map(|(_, s, _)| s)
                 .sum()
         };
         // The opening gives, the moves from 36 empties to exact play take.
@@ -686,7 +688,7 @@ mod tests {
         assert!(sum(&focused, 19..=36) > 1.2 * sum(&even, 19..=36));
         // Within the focus, a move gets about twice an opening move's share
         // of the same time left.
-        let at = |t: &[(u32, f64)], e: u32| t.iter().find(|(x, _)| *x == e).unwrap().1;
+        let at = |t: &[(u32, f64, f64)], e: u32| t.iter().find(|(x, ..)| *x == e).unwrap().1;
         assert!(at(&focused, 35) > 1.5 * at(&focused, 37));
         assert!(at(&even, 35) < 1.2 * at(&even, 37));
     }
