@@ -212,7 +212,8 @@ pub const FOCUS_EMPTIES: u32 = 36;
 /// Shares each own move from [`FOCUS_EMPTIES`] to exact play gets, against
 /// one for each move before it.
 pub const MIDGAME_WEIGHT: f64 = 1.0;
-/// Smallest `midgame_weight` the plan uses: no move plans on no time.
+/// Smallest `midgame_weight` the plan uses (and the `time_midgame`
+/// option accepts): no move plans on no time.
 pub const MIN_WEIGHT: f64 = 0.1;
 /// Share of a byo-yomi period's per-stone time aimed for as the soft target.
 pub const BYO_SOFT_SHARE: f64 = 0.6;

@@ -7,7 +7,7 @@ use super::book::{self, BookFile};
 use crate::engine::eval::{EvalKind, UNITS_PER_DISC};
 use crate::engine::search::params::Params;
 use crate::engine::search::{Scoring, Settings};
-use crate::engine::timeman::TimeParams;
+use crate::engine::timeman::{TimeParams, MIN_WEIGHT};
 use std::fmt;
 
 /// What values an option takes.
@@ -304,7 +304,7 @@ option_table! {
         Kind::Float { min: 0.0, max: 60.0 },
         "own moves' worth of time planned for all the moves from where play turns exact";
     time_midgame: f64 = TimeParams::default().midgame_weight,
-        Kind::Float { min: 0.1, max: 10.0 },
+        Kind::Float { min: MIN_WEIGHT, max: 10.0 },
         "shares of time for each own move from 36 empties to where play turns exact, against one before 36";
     time_byo_share: f64 = TimeParams::default().byo_soft_share,
         Kind::Float { min: 0.01, max: 1.0 }, "share of a byo-yomi stone's time aimed for";
