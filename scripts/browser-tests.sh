@@ -3,7 +3,8 @@
 # report page (tests/browser/test_report.py) in Debian's headless Chromium,
 # driven by Playwright for Python (never a downloaded browser). Installs
 # what is missing, builds the page (scripts/web/build.sh), then runs every
-# tests/browser/test_*.py with MOLLETT set to the test build's engine.
+# tests/browser/test_*.py with MOLLETT set to the test build's engine,
+# BROWSER_JOBS files at a time.
 # .ci/run calls this after the README's test command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,12 +28,42 @@ if [ ! -f target/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/
     npm install --silent --no-audit --no-fund --prefix target/axe axe-core >/dev/null 2>&1 \
         || echo "browser tests: cannot npm install axe-core; test_look.py will say so" >&2
 fi
-scripts/web/build.sh
+# .ci/run builds the page beside the Rust tests and says so with
+# MOLLETT_WEB_BUILT=1; run alone, this script builds it.
+if [ "${MOLLETT_WEB_BUILT:-}" != 1 ]; then
+    scripts/web/build.sh
+fi
 export MOLLETT="${MOLLETT:-target/ci/mollett}"
 [ -x "$MOLLETT" ] || fail "no engine at $MOLLETT (run cargo test --profile ci first)"
+# The files run BROWSER_JOBS at a time (default 2; each serves its pages
+# on a free port of its own). They are mostly CPU-bound (the Worker's
+# searches, Chromium's drawing): on two cores, two at a time took 222 s
+# against about 262 s one after another, and three 211 s with each file
+# slower, so two leave the timing checks their margin. Each file's output
+# is printed whole when it ends, with its wall time; the status fails if
+# any file fails.
+jobs="${BROWSER_JOBS:-2}"
+case "$jobs" in ''|*[!0-9]*|0) fail "BROWSER_JOBS must be a positive whole number, not '$jobs'" ;; esac
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+run_one() {
+    local t=$1 log="$logs/$(basename "$1").log" start=$SECONDS rc=0
+    python3 "$t" > "$log" 2>&1 || rc=$?
+    { echo "== $t ($((SECONDS - start)) s, exit $rc)"; cat "$log"; } | flock "$logs" cat
+    return $rc
+}
 status=0
+running=0
 for t in tests/browser/test_*.py; do
-    echo "== $t"
-    python3 "$t" || status=1
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || status=1
+        running=$((running - 1))
+    fi
+    run_one "$t" &
+    running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
 done
 exit $status

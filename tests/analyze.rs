@@ -124,6 +124,8 @@ fn the_value_at_24_empties_is_wthors_theoretical_score() {
         "24",
         "--depth",
         "2",
+        "--threads",
+        "2",
         "--json",
         "--quiet",
     ]);

@@ -63,7 +63,7 @@ fn games_against_grhino() {
         } else {
             (&mut rhino, &mut mollett)
         };
-        let outcome = play_game(black, second, Variant::Modern, 10.0, &[]);
+        let outcome = play_game(black, second, Variant::Modern, 3.0, &[]);
         let margin = if i == 0 {
             outcome.black_margin
         } else {

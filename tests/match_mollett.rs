@@ -139,7 +139,7 @@ fn mollett_against_grhino() {
         "--games",
         "2",
         "--tc",
-        "10+0.1",
+        "3+0.05",
         "--out",
         path_str(&out),
         "--quiet",
