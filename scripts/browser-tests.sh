@@ -54,7 +54,9 @@ run_one() {
 }
 status=0
 running=0
-for t in tests/browser/test_*.py; do
+# Largest file first (ls -S), a stand-in for longest first, so that the
+# long ones do not end up last in one lane.
+for t in $(ls -S tests/browser/test_*.py); do
     if [ "$running" -ge "$jobs" ]; then
         wait -n || status=1
         running=$((running - 1))
