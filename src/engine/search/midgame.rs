@@ -63,36 +63,57 @@ impl Worker<'_> {
         let alpha0 = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut list = MoveList::new();
-        list.fill_midgame(
-            pos,
-            moves,
-            tt_move,
-            depth,
-            self.eval,
-            &self.params,
-            self.fast_cpu,
-        );
-        for (i, c) in list.as_slice().iter().enumerate() {
-            let mut v;
-            if i == 0 {
-                v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
-            } else {
-                v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
-                if v > alpha && v < beta && !self.stopped {
-                    v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
-                }
-            }
+        // The table's move is searched before the others are generated and
+        // ordered: it sorts first anyway (`ORDER_TT_BONUS`), and where it
+        // cuts off, the ordering's evaluation of every child is not needed.
+        // The list, the tree and the node counts are the same as without.
+        let tt_first = tt_move.is_some();
+        if let Some(m) = tt_move {
+            let v = -self.pvs(&MoveList::child(pos, m), depth - 1, -beta, -alpha);
             if self.stopped {
                 return 0;
             }
             if v > best {
                 best = v;
-                best_move = Some(c.sq);
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
+                best_move = Some(m);
+                alpha = alpha.max(v);
+            }
+        }
+        let mut list = MoveList::new();
+        if best < beta {
+            list.fill_midgame(
+                pos,
+                moves,
+                tt_move,
+                depth,
+                self.eval,
+                &self.params,
+                self.fast_cpu,
+            );
+        }
+        debug_assert!(!tt_first || best >= beta || list.as_slice()[0].sq == tt_move.unwrap());
+        for (i, c) in list.as_slice().iter().enumerate() {
+            if i > 0 || !tt_first {
+                let mut v;
+                if i == 0 {
+                    v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
+                } else {
+                    v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
+                    if v > alpha && v < beta && !self.stopped {
+                        v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
+                    }
+                }
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(c.sq);
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            break;
+                        }
                     }
                 }
             }
