@@ -6,6 +6,7 @@ use super::worker::{MidgameMove, SplitJob, SplitNode, SplitPoint, Worker};
 use crate::engine::eval::{EVAL_LIMIT, UNITS_PER_DISC};
 use crate::engine::tt::{Bound, Entry};
 use crate::rules::position::Position;
+use crate::rules::square::Square;
 use std::sync::Arc;
 
 impl Worker<'_> {
@@ -67,9 +68,9 @@ impl Worker<'_> {
         // ordered: it sorts first anyway (`ORDER_TT_BONUS`), and where it
         // cuts off, the ordering's evaluation of every child is not needed.
         // The list, the tree and the node counts are the same as without.
-        let tt_first = tt_move.is_some();
         if let Some(m) = tt_move {
-            let v = -self.pvs(&MoveList::child(pos, m), depth - 1, -beta, -alpha);
+            let child = pos.play_unchecked(Square::from_index(m as u32));
+            let v = -self.pvs(&child, depth - 1, -beta, -alpha);
             if self.stopped {
                 return 0;
             }
@@ -90,38 +91,16 @@ impl Worker<'_> {
                 &self.params,
                 self.fast_cpu,
             );
+            debug_assert!(tt_move.is_none_or(|m| list.as_slice()[0].sq == m));
         }
-        debug_assert!(!tt_first || best >= beta || list.as_slice()[0].sq == tt_move.unwrap());
-        for (i, c) in list.as_slice().iter().enumerate() {
-            if i > 0 || !tt_first {
-                let mut v;
-                if i == 0 {
-                    v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
-                } else {
-                    v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
-                    if v > alpha && v < beta && !self.stopped {
-                        v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
-                    }
-                }
-                if self.stopped {
-                    return 0;
-                }
-                if v > best {
-                    best = v;
-                    best_move = Some(c.sq);
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
-            }
-            // Young brothers wait: after the first move, share the rest with
-            // an idle thread. Only a solve has a pool, and only its selective
-            // pass splits here: split iterations settle on other root moves
-            // among equals, which the exact passes paid for (FFO #43 2.4x).
-            if i == 0
+        let searched = usize::from(tt_move.is_some());
+        for (i, c) in list.as_slice().iter().enumerate().skip(searched) {
+            // Young brothers wait: once the first move is searched, share
+            // the rest with an idle thread. Only a solve has a pool, and only
+            // its selective pass splits here: split iterations settle on
+            // other root moves among equals, which the exact passes paid for
+            // (FFO #43 2.4x).
+            if i == 1
                 && self.selective
                 && depth >= SPLIT_MIN_DEPTH
                 && list.as_slice().len() >= 3
@@ -140,6 +119,28 @@ impl Worker<'_> {
                 };
                 (best, best_move) = result;
                 break;
+            }
+            let mut v;
+            if i == 0 {
+                v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
+            } else {
+                v = -self.pvs(&c.child, depth - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.pvs(&c.child, depth - 1, -beta, -alpha);
+                }
+            }
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(c.sq);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
             }
         }
 

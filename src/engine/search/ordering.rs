@@ -75,17 +75,6 @@ impl MoveList {
         }
     }
 
-    /// The position after the legal move `sq` of `pos`, as the lists hold it.
-    #[inline]
-    pub fn child(pos: &Position, sq: u8) -> Position {
-        let f = if pos.in_classic_opening() {
-            0
-        } else {
-            bitboard::flips(pos.player, pos.opponent, sq as u32)
-        };
-        pos.play_flipping(Square::from_index(sq as u32), f)
-    }
-
     /// Midgame order: TT move, then (deep nodes) the child's evaluation or
     /// (shallow nodes) fewest opponent replies, plus square priors. With
     /// `fast` (the CPU has AVX2 and BMI2: `Worker::fast_cpu`) the children
