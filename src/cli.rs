@@ -10,6 +10,7 @@ use mollett::rules::Variant;
 
 mod analyze;
 mod book;
+mod corpus;
 mod games;
 mod measure;
 mod parsers;
@@ -20,6 +21,7 @@ mod train;
 
 pub use analyze::AnalyzeArgs;
 pub use book::BookCommand;
+pub use corpus::CorpusCommand;
 pub use games::{run_games, OpeningsArgs, ReportArgs, RunArgs, TuneArgs};
 pub use measure::{bench, perft_rows, SolveArgs};
 use parsers::parse_eval;
@@ -104,6 +106,9 @@ pub enum CliCommand {
     /// Opening books: build, show, check, merge; Edax's book.dat in and out (see docs/book.md).
     #[command(subcommand)]
     Book(BookCommand),
+    /// The self-play corpus: seal a run's open file into chunks, check the manifest (see docs/training.md).
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
     /// Seat an engine in a room of mollett-server and play its colour to
     /// the end (see docs/rooms.md).
     RoomPlay(RoomPlayArgs),
@@ -125,6 +130,7 @@ impl CliCommand {
                 | CliCommand::Swing(_)
                 | CliCommand::Selfplay(_)
                 | CliCommand::Book(_)
+                | CliCommand::Corpus(_)
         )
     }
 }

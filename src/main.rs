@@ -59,6 +59,7 @@ fn main() {
         Some(CliCommand::Probcut(args)) => args.run().map(|report| print!("{report}")),
         Some(CliCommand::Evaltest(args)) => args.run().map(|report| print!("{report}")),
         Some(CliCommand::Book(command)) => command.run(variant, ctrl_c_flag),
+        Some(CliCommand::Corpus(command)) => command.run(),
         Some(CliCommand::Swing(args)) => args.run().map(|report| print!("{report}")),
         Some(CliCommand::RoomPlay(args)) => args.run(ctrl_c_flag),
     };

@@ -193,7 +193,7 @@ fn a_fixed_depth_screen_plays_from_the_committed_openings() {
     let dir = tmpdir("mollett-screen");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // A weight file, as `mollett train --out` writes it (the shipped set's bytes).
-    let weights = root.join("src/engine/eval/weights.bin");
+    let weights = root.join("src/engine/eval/weights-d0b77ce974ee.bin");
     for (variant, file, count) in [
         ("modern", "modern-2000.txt", 2000),
         ("classic", "classic-612.txt", 612),

@@ -772,7 +772,7 @@ fn the_eval_option_switches_the_evaluation() {
     // covers the whole file.
     let good = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/src/engine/eval/weights.bin"
+        "/src/engine/eval/weights-d0b77ce974ee.bin"
     ))
     .unwrap();
     let dir = common::TestDir::new("flip");

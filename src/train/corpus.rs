@@ -217,10 +217,11 @@ pub struct Corpus {
     pub complete_len: u64,
 }
 
-/// Reads a corpus file. Fails only when the file cannot be read or has no
-/// valid header; bad game lines are skipped and listed.
+/// Reads a corpus file, open (`.games`) or a sealed chunk (`.games.zst`).
+/// Fails only when the file cannot be read or has no valid header; bad game
+/// lines are skipped and listed.
 pub fn read(path: &Path) -> Result<Corpus, String> {
-    let bytes = crate::rules::text::read_bytes(path)?;
+    let bytes = super::chunk::read_bytes(path)?;
     parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -356,7 +356,7 @@ pub fn train_files(
     let t = std::time::Instant::now();
     let mut samples = Vec::new();
     for f in files {
-        if f.extension().is_some_and(|e| e == "games") {
+        if super::chunk::is_corpus(f) {
             samples.extend(corpus_samples(
                 f,
                 limits,

@@ -184,6 +184,13 @@ pub fn grow_corpus(
     stop: &AtomicBool,
 ) -> Result<CorpusStats, String> {
     eval.try_evaluator()?;
+    if super::chunk::is_chunk(path) {
+        return Err(format!(
+            "{}: is a sealed chunk and is never written; play into an open .games file \
+             (corpus/open/SERIES.games) and seal it (`mollett corpus seal`)",
+            path.display()
+        ));
+    }
     // The lock comes first: a second run on this file stops here, before
     // it reads (and would truncate) what the first is appending.
     let file = Writer::lock(path)?;

@@ -53,7 +53,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
 /// [`read_samples`], with a tournament game's positions before 24 empties
 /// labelled as `early` says.
 pub fn read_samples_labelled(path: &Path, early: wthor::EarlyLabel) -> Result<Vec<Sample>, String> {
-    if path.extension().is_some_and(|e| e == "games") {
+    if super::chunk::is_corpus(path) {
         return corpus_samples(path, &GameLimits::default(), Positions::All, false);
     }
     if path
@@ -110,20 +110,24 @@ impl GameLimits {
     }
 }
 
-/// How many game indices below `below` are absent from `games` (a corpus
-/// file's games: `corpus::read` keeps each index once), counted up to the
-/// returned bound: the smaller of `below` and one past the last game. A
-/// file that simply ends before `below` (a finished run's file) is not short
-/// of games; only gaps before its last game are.
-fn missing_below(games: &[CorpusGame], below: u64) -> (u64, u64) {
+/// How many game indices from `start` to below `below` are absent from
+/// `games` (a corpus file's games: `corpus::read` keeps each index once),
+/// counted up to the returned bound: the smaller of `below` and one past the
+/// last game. A file that simply ends before `below` (a finished run's file)
+/// is not short of games; only gaps before its last game are. An open file
+/// starts at 0, a chunk at the first index its header names.
+fn missing_below(games: &[CorpusGame], start: u64, below: u64) -> (u64, u64) {
     let end = games
         .iter()
         .map(|g| g.index + 1)
         .max()
         .unwrap_or(0)
         .min(below);
-    let present = games.iter().filter(|g| g.index < end).count() as u64;
-    (end, end - present)
+    let present = games
+        .iter()
+        .filter(|g| (start..end).contains(&g.index))
+        .count() as u64;
+    (end, end.saturating_sub(start) - present)
 }
 
 /// The training samples of a corpus file, within `limits` (a warning when
@@ -140,7 +144,8 @@ pub fn corpus_samples(
         eprintln!("{}: {s} (skipped)", path.display());
     }
     if let Some(below) = limits.below(c.header.variant) {
-        let (end, missing) = missing_below(&c.games, below);
+        let start = super::chunk::chunk_range(&c.header).map_or(0, |(first, _)| first);
+        let (end, missing) = missing_below(&c.games, start, below);
         c.games.retain(|g| g.index < below);
         if missing > 0 {
             eprintln!(
@@ -226,10 +231,13 @@ mod tests {
                 .collect()
         };
         // A complete file of 3 games under a limit of 10 lacks nothing.
-        assert_eq!(missing_below(&games(&[0, 1, 2]), 10), (3, 0));
+        assert_eq!(missing_below(&games(&[0, 1, 2]), 0, 10), (3, 0));
         // Gaps before the last game count; games past the limit do not.
-        assert_eq!(missing_below(&games(&[0, 3, 5, 12]), 10), (10, 7));
-        assert_eq!(missing_below(&games(&[4, 0, 2]), 10), (5, 2));
-        assert_eq!(missing_below(&games(&[]), 10), (0, 0));
+        assert_eq!(missing_below(&games(&[0, 3, 5, 12]), 0, 10), (10, 7));
+        assert_eq!(missing_below(&games(&[4, 0, 2]), 0, 10), (5, 2));
+        assert_eq!(missing_below(&games(&[]), 0, 10), (0, 0));
+        // A chunk lacks nothing before its first index, only gaps after it.
+        assert_eq!(missing_below(&games(&[5, 6, 8]), 5, 10), (9, 1));
+        assert_eq!(missing_below(&games(&[50, 51]), 50, 10), (10, 0));
     }
 }

@@ -6,6 +6,7 @@
 pub mod book;
 pub mod book_learn;
 pub mod book_run;
+pub mod chunk;
 pub mod corpus;
 pub mod evaltest;
 pub mod fit;

@@ -184,13 +184,13 @@ impl PatternWeights {
 }
 
 /// The weights shipped in the binary for modern positions
-/// (`src/engine/eval/weights.bin`, the seventh set: layout `v2`, 30 stages).
-pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights.bin");
+/// (`src/engine/eval/weights-d0b77ce974ee.bin`, the seventh set: layout `v2`, 30 stages).
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights-d0b77ce974ee.bin");
 
 /// The weights shipped in the binary for classic positions
-/// (`src/engine/eval/weights-classic.bin`, the fourth set: docs/training.md
+/// (`src/engine/eval/weights-classic-940b0d836c04.bin`, the fourth set: docs/training.md
 /// says why each variant has its own).
-pub static EMBEDDED_CLASSIC_WEIGHTS: &[u8] = include_bytes!("../weights-classic.bin");
+pub static EMBEDDED_CLASSIC_WEIGHTS: &[u8] = include_bytes!("../weights-classic-940b0d836c04.bin");
 
 #[cfg(test)]
 mod tests {
