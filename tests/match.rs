@@ -16,15 +16,12 @@ use std::time::{Duration, Instant};
 /// `bad` lost each with `reason`, and that the match completed.
 fn fault_match(dir: &Path, tag: &str, bad: &str, extra: &[&str], reason: Reason) {
     let out = dir.join(format!("{tag}.txt"));
-    let report = MatchSetup::new()
+    let (report, recs) = MatchSetup::new()
         .engine(Spec::fake("bad", bad))
         .engine(Spec::fake("good", ""))
         .games(2)
-        .out(&out)
-        .quiet()
         .args(extra)
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 2, "{tag}: {report}");
     for r in &recs {
         assert_eq!(r.reason, reason, "{tag}: {}", r.to_line());
@@ -60,15 +57,12 @@ fn each_fault_loses_with_its_reason_and_the_match_goes_on() {
     });
     // A slow engine within its clock and margin is not forfeited.
     let out = dir.join("ok.txt");
-    MatchSetup::new()
+    let (_, recs) = MatchSetup::new()
         .engine(Spec::fake("slow", "--slow 0:0.02"))
         .engine(Spec::fake("good", "--upper --nopass"))
         .games(2)
         .args(&["--tc", "10+0.1"])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert!(recs.iter().all(|r| r.reason == Reason::Normal));
     assert!(recs.iter().all(|r| r.discs[0] + r.discs[1] > 4));
 }
@@ -86,16 +80,13 @@ fn against_grhino_with_clock_openings_and_ggf() {
     )
     .unwrap();
     let out = dir.join("games.txt");
-    let report = MatchSetup::new()
+    let (report, recs) = MatchSetup::new()
         .engine(Spec::rhino("rhino", 1))
         .engine(Spec::fake("fake", "--nopass"))
         .games(4)
         .args(&["--tc", "20+0.5", "--openings", path_str(&openings)])
         .args(&["--concurrency", "2"])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 4, "{report}");
     for r in &recs {
         assert_eq!(r.reason, Reason::Normal, "{}", r.to_line());
@@ -150,16 +141,14 @@ fn sprt_stops_a_lopsided_match_early() {
     }
     let dir = tmpdir("sprt");
     let out = dir.join("games.txt");
-    let report = MatchSetup::new()
+    let (report, recs) = MatchSetup::new()
         .engine(Spec::rhino("rhino", 3))
         .engine(Spec::fake("weak", "--nopass --upper"))
         .games(200)
         .args(&["--concurrency", "2"])
-        .out(&out)
         .args(&["--sprt", "elo0=0", "elo1=50"])
-        .quiet()
-        .ok();
-    let n = results(&out).len();
+        .play(&out);
+    let n = recs.len();
     assert!(n < 60, "{n} games: {report}");
     assert!(
         report.contains("Stopped early: SPRT accepted H1"),
@@ -178,15 +167,12 @@ fn tournament_cross_table_and_ratings() {
     let r1 = Spec::rhino("rhino1", 1);
     let r2 = Spec::rhino("rhino2", 2);
     let weak = Spec::fake("weak", "");
-    let report = MatchSetup::tournament()
+    let (report, recs) = MatchSetup::tournament()
         .engine(&r1)
         .engine(&r2)
         .engine(&weak)
         .args(&["--rounds", "1", "--concurrency", "2"])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 6);
     assert!(report.contains("Cross table"), "{report}");
     assert!(report.contains("Ratings (maximum likelihood"), "{report}");
@@ -195,15 +181,12 @@ fn tournament_cross_table_and_ratings() {
     assert_eq!(again, report);
     // Gauntlet: the first engine against each other only.
     let out = dir.join("g.txt");
-    MatchSetup::tournament()
+    let (_, recs) = MatchSetup::tournament()
         .engine(&weak)
         .engine(&r1)
         .engine(&r2)
         .args(&["--gauntlet"])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 4);
     assert!(recs.iter().all(|r| r.black == "weak" || r.white == "weak"));
 }
@@ -434,20 +417,21 @@ fn report_statistics_equal_hand_computed_values() {
     assert!((llr - 0.08566).abs() < 2e-4, "{llr}");
     assert_eq!(r.faults.get(&("B".to_string(), Reason::Time)), Some(&1));
     let text = mollett_ok(&["report", path_str(&file), "--sprt", "elo0=0", "elo1=20"]);
-    for want in [
-        "Games: 12",
-        "A vs B",
-        "W-D-L: 6-2-4",
-        "Score: 58.3%",
-        "Elo: +58.5 [-123.5, +284.5] (95%)",
-        "LOS: 73.6%",
-        "Disc difference: +7.82 per game (11 games played out)",
-        "Pairs (0, 1/2, 1, 3/2, 2 points): 1 1 1 1 2 (6 pairs)",
-        "Faults (losses): B time 1",
-        "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: LLR 0.09 [-2.94, 2.94] continue",
-    ] {
-        assert!(text.contains(want), "missing {want:?} in:\n{text}");
-    }
+    assert_holds(
+        &text,
+        &[
+            "Games: 12",
+            "A vs B",
+            "W-D-L: 6-2-4",
+            "Score: 58.3%",
+            "Elo: +58.5 [-123.5, +284.5] (95%)",
+            "LOS: 73.6%",
+            "Disc difference: +7.82 per game (11 games played out)",
+            "Pairs (0, 1/2, 1, 3/2, 2 points): 1 1 1 1 2 (6 pairs)",
+            "Faults (losses): B time 1",
+            "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: LLR 0.09 [-2.94, 2.94] continue",
+        ],
+    );
     // A file given twice counts each game once.
     let twice = mollett_ok(&["report", path_str(&file), path_str(&file)]);
     assert!(twice.contains("Games: 12") && twice.contains("Duplicate games ignored: 12"));
@@ -534,15 +518,12 @@ fn nboard_engines_play_gtp_engines() {
     std::fs::write(&openings, "f5f6\n").unwrap();
     let nb = Spec::fake("nb", "--nboard").key("proto=nboard");
     let gtp = Spec::fake("gtp", "--nopass --upper");
-    let report = MatchSetup::new()
+    let (report, recs) = MatchSetup::new()
         .engine(&nb)
         .engine(&gtp)
         .games(2)
         .args(&["--tc", "10", "--openings", path_str(&openings)])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 2, "{report}");
     assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
     let o = MatchSetup::new()
@@ -560,15 +541,13 @@ fn fractional_clocks_only_for_engines_that_ask() {
     let dir = tmpdir("frac");
     let (frac_log, int_log) = (dir.join("frac.log"), dir.join("int.log"));
     let out = dir.join("games.txt");
-    MatchSetup::new()
+    let (_, recs) = MatchSetup::new()
         .engine(Spec::fake("frac", &format!("--log {}", path_str(&frac_log))).key("time=frac"))
         .engine(Spec::fake("int", &format!("--log {}", path_str(&int_log))))
         .games(2)
         .args(&["--tc", "1.5+0.05"])
-        .out(&out)
-        .quiet()
-        .ok();
-    assert!(results(&out).iter().all(|r| r.reason == Reason::Normal));
+        .play(&out);
+    assert!(recs.iter().all(|r| r.reason == Reason::Normal));
     // Both logs hold the preflight's session too; only clock lines matter.
     let clock_lines = |log: &Path| -> Vec<Vec<String>> {
         std::fs::read_to_string(log)
@@ -618,6 +597,18 @@ fn write_lines(dir: &Path, name: &str, lines: &[String]) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
+}
+
+/// The text report of hand-made result `lines`, written to `dir/name`.
+fn report_of(dir: &Path, name: &str, lines: &[String]) -> String {
+    mollett_ok(&["report", path_str(&write_lines(dir, name, lines))])
+}
+
+/// Asserts that `text` holds each of `wants`.
+fn assert_holds(text: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
 }
 
 /// `report` on files of separate runs: games that share an index but differ
@@ -724,7 +715,7 @@ fn report_merges_separate_runs_and_counts_a_repeated_record_once() {
 fn figures_agree_between_progress_report_and_ratings() {
     let dir = tmpdir("figures");
     // 100%: A wins both games of one pair.
-    let all = write_lines(
+    let text = report_of(
         &dir,
         "all.txt",
         &[
@@ -732,20 +723,17 @@ fn figures_agree_between_progress_report_and_ratings() {
             line(1, "B", "A", (24, 40), "0-1", "normal"),
         ],
     );
-    let text = mollett_ok(&["report", path_str(&all)]);
-    for want in [
+    assert_holds(&text, &[
         "W-D-L: 2-0-0 (2 wins, 0 draws, 0 losses for A)",
         "Score: 100.0%",
         "Elo: +inf [+inf, +inf] (95%)",
         "Disc difference: +16.00 per game (2 games played out)",
         "Pairs (0, 1/2, 1, 3/2, 2 points): 0 0 0 0 1 (1 pair)\n",
         "Ratings (maximum likelihood over all games, mean 0, finite even at 100%; not the Elo above):",
-    ] {
-        assert!(text.contains(want), "missing {want:?} in:\n{text}");
-    }
+    ]);
     assert!(!text.contains("3600"), "{text}");
     // 50%: one win each.
-    let even = write_lines(
+    let text = report_of(
         &dir,
         "even.txt",
         &[
@@ -753,14 +741,14 @@ fn figures_agree_between_progress_report_and_ratings() {
             line(1, "B", "A", (40, 24), "1-0", "normal"),
         ],
     );
-    let text = mollett_ok(&["report", path_str(&even)]);
-    for want in [
-        "W-D-L: 1-0-1 (1 win, 0 draws, 1 loss for A)",
-        "Elo: 0.0 [-inf, +inf] (95%)",
-        "(1 pair)",
-    ] {
-        assert!(text.contains(want), "missing {want:?} in:\n{text}");
-    }
+    assert_holds(
+        &text,
+        &[
+            "W-D-L: 1-0-1 (1 win, 0 draws, 1 loss for A)",
+            "Elo: 0.0 [-inf, +inf] (95%)",
+            "(1 pair)",
+        ],
+    );
     assert!(!text.contains("-0.0"), "{text}");
     let ratings: Vec<&str> = text
         .lines()

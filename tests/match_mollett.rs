@@ -14,16 +14,13 @@ fn mollett_against_itself_at_two_settings() {
     let dir = tmpdir("mollett-self");
     for variant in ["modern", "classic"] {
         let out = dir.join(format!("{variant}.txt"));
-        let report = MatchSetup::new()
+        let (report, recs) = MatchSetup::new()
             .variant(variant)
             .engine(Spec::mollett("deep").key("init=set_option depth 4"))
             .engine(Spec::mollett("shallow").key("init=set_option depth 1"))
             .games(4)
             .args(&["--tc", "20+0.1", "--concurrency", "2"])
-            .out(&out)
-            .quiet()
-            .ok();
-        let recs = results(&out);
+            .play(&out);
         assert_eq!(recs.len(), 4, "{report}");
         assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
         let ggf = std::path::PathBuf::from(format!("{}.ggf", out.display()));
@@ -100,15 +97,12 @@ fn mollett_against_grhino() {
     }
     let dir = tmpdir("mollett-rhino");
     let out = dir.join("games.txt");
-    let report = MatchSetup::new()
+    let (report, recs) = MatchSetup::new()
         .engine(Spec::mollett("mollett"))
         .engine(Spec::rhino("rhino", 1))
         .games(2)
         .args(&["--tc", "3+0.05"])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 2, "{report}");
     assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
 }
@@ -119,15 +113,12 @@ fn mollett_against_grhino() {
 fn fractional_clocks_on_a_fast_time_control() {
     let dir = tmpdir("mollett-frac");
     let out = dir.join("games.txt");
-    let report = MatchSetup::new()
+    let (report, recs) = MatchSetup::new()
         .engine(Spec::mollett("a").key("time=frac"))
         .engine(Spec::mollett("b").key("time=frac"))
         .games(2)
         .args(&["--tc", "1+0.1", "--openings", &openings_file(&dir)])
-        .out(&out)
-        .quiet()
-        .ok();
-    let recs = results(&out);
+        .play(&out);
     assert_eq!(recs.len(), 2, "{report}");
     for r in &recs {
         assert_eq!(r.reason, Reason::Normal, "{}", r.to_line());
@@ -161,17 +152,14 @@ fn a_fixed_depth_screen_plays_from_the_committed_openings() {
             .key(init)
             .key(&format!("init=set_option eval {}", weights.display()));
         let out = dir.join(format!("{variant}.txt"));
-        let report = MatchSetup::new()
+        let (report, recs) = MatchSetup::new()
             .variant(variant)
             .engine(new)
             .engine(Spec::cmd("old", &cmd).key(init))
             .games(4)
             .args(&["--tc", "none", "--openings", path_str(&openings)])
             .args(&["--seed", "61"])
-            .out(&out)
-            .quiet()
-            .ok();
-        let recs = results(&out);
+            .play(&out);
         assert_eq!(recs.len(), 4, "{report}");
         assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
         for pair in recs.chunks(2) {

@@ -1,7 +1,8 @@
 //! The setup of a `mollett match`/`tournament` run, said once: engine specs
 //! and the command line that plays them.
 
-use super::gtp::{fake, mollett, mollett_bin, mollett_ok, RHINO};
+use super::gtp::{fake, mollett, mollett_bin, mollett_ok, results, RHINO};
+use mollett::tournament::record::GameRecord;
 use std::fmt;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -85,7 +86,8 @@ impl MatchSetup {
 
     /// `--variant V` before the subcommand.
     pub fn variant(mut self, variant: &str) -> MatchSetup {
-        self.args.splice(0..0, ["--variant".to_string(), variant.to_string()]);
+        self.args
+            .splice(0..0, ["--variant".to_string(), variant.to_string()]);
         self
     }
 
@@ -128,6 +130,13 @@ impl MatchSetup {
     /// Runs it, which must succeed: its stdout (the report).
     pub fn ok(&self) -> String {
         mollett_ok(&self.words())
+    }
+
+    /// Plays it quietly (`--out FILE --quiet` last), which must succeed: the
+    /// report and the games `file` then holds.
+    pub fn play(self, file: &Path) -> (String, Vec<GameRecord>) {
+        let report = self.out(file).quiet().ok();
+        (report, results(file))
     }
 
     /// The command, to spawn and stop before the end.
