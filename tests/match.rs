@@ -12,31 +12,16 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Plays `games` games of `bad` against a well-behaved fake and checks that
 /// `bad` lost each with `reason`, and that the match completed.
 fn fault_match(dir: &Path, tag: &str, bad: &str, extra: &[&str], reason: Reason) {
     let out = dir.join(format!("{tag}.txt"));
-    let bad_spec = format!("name=bad cmd={}", fake(bad));
-    let good_spec = format!("name=good cmd={}", fake(""));
-    let mut args = vec![
-        "match",
-        "--engine",
-        &bad_spec,
-        "--engine",
-        &good_spec,
-        "--games",
-        "2",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let report = mollett_ok(&args);
-    let recs = results(&out);
+    let (report, recs) = MatchSetup::new()
+        .engine(Spec::fake("bad", bad))
+        .engine(Spec::fake("good", ""))
+        .games(2)
+        .args(extra)
+        .play(&out);
     assert_eq!(recs.len(), 2, "{tag}: {report}");
     for r in &recs {
         assert_eq!(r.reason, reason, "{tag}: {}", r.to_line());
@@ -72,23 +57,12 @@ fn each_fault_loses_with_its_reason_and_the_match_goes_on() {
     });
     // A slow engine within its clock and margin is not forfeited.
     let out = dir.join("ok.txt");
-    let slow = format!("name=slow cmd={}", fake("--slow 0:0.02"));
-    let good = format!("name=good cmd={}", fake("--upper --nopass"));
-    mollett_ok(&[
-        "match",
-        "--engine",
-        &slow,
-        "--engine",
-        &good,
-        "--games",
-        "2",
-        "--tc",
-        "10+0.1",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let (_, recs) = MatchSetup::new()
+        .engine(Spec::fake("slow", "--slow 0:0.02"))
+        .engine(Spec::fake("good", "--upper --nopass"))
+        .games(2)
+        .args(&["--tc", "10+0.1"])
+        .play(&out);
     assert!(recs.iter().all(|r| r.reason == Reason::Normal));
     assert!(recs.iter().all(|r| r.discs[0] + r.discs[1] > 4));
 }
@@ -106,27 +80,13 @@ fn against_grhino_with_clock_openings_and_ggf() {
     )
     .unwrap();
     let out = dir.join("games.txt");
-    let rhino = format!("name=rhino cmd={RHINO} -l 1");
-    let fake = format!("name=fake cmd={}", fake("--nopass"));
-    let report = mollett_ok(&[
-        "match",
-        "--engine",
-        &rhino,
-        "--engine",
-        &fake,
-        "--games",
-        "4",
-        "--tc",
-        "20+0.5",
-        "--openings",
-        path_str(&openings),
-        "--concurrency",
-        "2",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let (report, recs) = MatchSetup::new()
+        .engine(Spec::rhino("rhino", 1))
+        .engine(Spec::fake("fake", "--nopass"))
+        .games(4)
+        .args(&["--tc", "20+0.5", "--openings", path_str(&openings)])
+        .args(&["--concurrency", "2"])
+        .play(&out);
     assert_eq!(recs.len(), 4, "{report}");
     for r in &recs {
         assert_eq!(r.reason, Reason::Normal, "{}", r.to_line());
@@ -181,26 +141,14 @@ fn sprt_stops_a_lopsided_match_early() {
     }
     let dir = tmpdir("sprt");
     let out = dir.join("games.txt");
-    let rhino = format!("name=rhino cmd={RHINO} -l 3");
-    let weak = format!("name=weak cmd={}", fake("--nopass --upper"));
-    let report = mollett_ok(&[
-        "match",
-        "--engine",
-        &rhino,
-        "--engine",
-        &weak,
-        "--games",
-        "200",
-        "--concurrency",
-        "2",
-        "--out",
-        path_str(&out),
-        "--sprt",
-        "elo0=0",
-        "elo1=50",
-        "--quiet",
-    ]);
-    let n = results(&out).len();
+    let (report, recs) = MatchSetup::new()
+        .engine(Spec::rhino("rhino", 3))
+        .engine(Spec::fake("weak", "--nopass --upper"))
+        .games(200)
+        .args(&["--concurrency", "2"])
+        .args(&["--sprt", "elo0=0", "elo1=50"])
+        .play(&out);
+    let n = recs.len();
     assert!(n < 60, "{n} games: {report}");
     assert!(
         report.contains("Stopped early: SPRT accepted H1"),
@@ -216,26 +164,15 @@ fn tournament_cross_table_and_ratings() {
     }
     let dir = tmpdir("tournament");
     let out = dir.join("t.txt");
-    let r1 = format!("name=rhino1 cmd={RHINO} -l 1");
-    let r2 = format!("name=rhino2 cmd={RHINO} -l 2");
-    let weak = format!("name=weak cmd={}", fake(""));
-    let report = mollett_ok(&[
-        "tournament",
-        "--engine",
-        &r1,
-        "--engine",
-        &r2,
-        "--engine",
-        &weak,
-        "--rounds",
-        "1",
-        "--concurrency",
-        "2",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let r1 = Spec::rhino("rhino1", 1);
+    let r2 = Spec::rhino("rhino2", 2);
+    let weak = Spec::fake("weak", "");
+    let (report, recs) = MatchSetup::tournament()
+        .engine(&r1)
+        .engine(&r2)
+        .engine(&weak)
+        .args(&["--rounds", "1", "--concurrency", "2"])
+        .play(&out);
     assert_eq!(recs.len(), 6);
     assert!(report.contains("Cross table"), "{report}");
     assert!(report.contains("Ratings (maximum likelihood"), "{report}");
@@ -244,51 +181,34 @@ fn tournament_cross_table_and_ratings() {
     assert_eq!(again, report);
     // Gauntlet: the first engine against each other only.
     let out = dir.join("g.txt");
-    mollett_ok(&[
-        "tournament",
-        "--engine",
-        &weak,
-        "--engine",
-        &r1,
-        "--engine",
-        &r2,
-        "--gauntlet",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let (_, recs) = MatchSetup::tournament()
+        .engine(&weak)
+        .engine(&r1)
+        .engine(&r2)
+        .args(&["--gauntlet"])
+        .play(&out);
     assert_eq!(recs.len(), 4);
     assert!(recs.iter().all(|r| r.black == "weak" || r.white == "weak"));
 }
 
-/// Engines run for a while per game, so the runner can be killed mid-match.
-fn slow_pair() -> (String, String) {
-    (
-        format!("name=a cmd={}", fake("--slow 0:0.01")),
-        format!("name=b cmd={}", fake("--slow 0:0.01 --upper --nopass")),
-    )
+/// A match of `games` between engines that run for a while per game, so
+/// the runner can be killed mid-match.
+fn slow_match(games: usize, out: &Path) -> MatchSetup {
+    MatchSetup::new()
+        .engine(Spec::fake("a", "--slow 0:0.01"))
+        .engine(Spec::fake("b", "--slow 0:0.01 --upper --nopass"))
+        .games(games)
+        .out(out)
+        .quiet()
 }
 
 #[test]
 fn killed_run_resumes_to_the_same_totals() {
     let dir = tmpdir("resume");
     let out = dir.join("games.txt");
-    let (a, b) = slow_pair();
-    let args = [
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "10",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ];
-    let mut child = std::process::Command::new(mollett_bin())
-        .args(args)
+    let run = slow_match(10, &out);
+    let mut child = run
+        .command()
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -314,11 +234,10 @@ fn killed_run_resumes_to_the_same_totals() {
     )
     .unwrap();
     // Without --resume the file is not overwritten.
-    let o = mollett(&args);
+    let o = run.run();
     assert!(!o.status.success() && stderr(&o).contains("--resume"));
-    let mut resumed = args.to_vec();
-    resumed.push("--resume");
-    let report = mollett_ok(&resumed);
+    let resumed = run.args(&["--resume"]);
+    let report = resumed.ok();
     let recs = results(&out);
     let indices: HashSet<usize> = recs.iter().map(|r| r.index).collect();
     assert_eq!(recs.len(), 10, "{report}");
@@ -345,7 +264,7 @@ fn killed_run_resumes_to_the_same_totals() {
     from_results.sort();
     assert_eq!(from_ggf, from_results, "GGF records after the resume");
     // Resuming a finished run plays nothing more.
-    mollett_ok(&resumed);
+    resumed.ok();
     assert_eq!(results(&out).len(), 10);
 }
 
@@ -360,28 +279,14 @@ fn shards_merge_to_the_full_run() {
     let dir = tmpdir("shards");
     let openings = dir.join("o.txt");
     std::fs::write(&openings, "f5\nf5d6\nf5f6\n").unwrap();
-    let (a, b) = (
-        format!("name=a cmd={}", fake("")),
-        format!("name=b cmd={}", fake("--upper")),
-    );
     let run = |file: &str, shard: &str| {
         let out = dir.join(file);
-        mollett_ok(&[
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--games",
-            "10",
-            "--openings",
-            path_str(&openings),
-            "--out",
-            path_str(&out),
-            "--shard",
-            shard,
-            "--quiet",
-        ]);
+        MatchSetup::fakes(10)
+            .args(&["--openings", path_str(&openings)])
+            .out(&out)
+            .args(&["--shard", shard])
+            .quiet()
+            .ok();
         out
     };
     let full = run("full.txt", "1/1");
@@ -410,19 +315,12 @@ fn shards_merge_to_the_full_run() {
 #[test]
 fn classic_and_board_openings_refuse_engines_that_cannot_play_them() {
     let dir = tmpdir("refuse");
-    let (a, b) = (
-        format!("name=a cmd={}", fake("")),
-        format!("name=b cmd={}", fake("")),
-    );
-    let o = mollett(&[
-        "--variant",
-        "classic",
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-    ]);
+    let (a, b) = (Spec::fake("a", ""), Spec::fake("b", ""));
+    let o = MatchSetup::new()
+        .variant("classic")
+        .engine(&a)
+        .engine(&b)
+        .run();
     assert!(!o.status.success());
     assert!(stderr(&o).contains("newgame classic"), "{}", stderr(&o));
     let openings = dir.join("boards.txt");
@@ -431,24 +329,17 @@ fn classic_and_board_openings_refuse_engines_that_cannot_play_them() {
         "---------------------------O*------*O--------------------------- X\n",
     )
     .unwrap();
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--openings",
-        path_str(&openings),
-    ]);
+    let o = MatchSetup::new()
+        .engine(&a)
+        .engine(&b)
+        .args(&["--openings", path_str(&openings)])
+        .run();
     assert!(!o.status.success());
     assert!(stderr(&o).contains("setboard"), "{}", stderr(&o));
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        "cmd=/nonexistent/engine",
-    ]);
+    let o = MatchSetup::new()
+        .engine(&a)
+        .engine("cmd=/nonexistent/engine")
+        .run();
     assert!(!o.status.success());
     assert!(stderr(&o).contains("cannot start"), "{}", stderr(&o));
 }
@@ -526,20 +417,21 @@ fn report_statistics_equal_hand_computed_values() {
     assert!((llr - 0.08566).abs() < 2e-4, "{llr}");
     assert_eq!(r.faults.get(&("B".to_string(), Reason::Time)), Some(&1));
     let text = mollett_ok(&["report", path_str(&file), "--sprt", "elo0=0", "elo1=20"]);
-    for want in [
-        "Games: 12",
-        "A vs B",
-        "W-D-L: 6-2-4",
-        "Score: 58.3%",
-        "Elo: +58.5 [-123.5, +284.5] (95%)",
-        "LOS: 73.6%",
-        "Disc difference: +7.82 per game (11 games played out)",
-        "Pairs (0, 1/2, 1, 3/2, 2 points): 1 1 1 1 2 (6 pairs)",
-        "Faults (losses): B time 1",
-        "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: LLR 0.09 [-2.94, 2.94] continue",
-    ] {
-        assert!(text.contains(want), "missing {want:?} in:\n{text}");
-    }
+    assert_holds(
+        &text,
+        &[
+            "Games: 12",
+            "A vs B",
+            "W-D-L: 6-2-4",
+            "Score: 58.3%",
+            "Elo: +58.5 [-123.5, +284.5] (95%)",
+            "LOS: 73.6%",
+            "Disc difference: +7.82 per game (11 games played out)",
+            "Pairs (0, 1/2, 1, 3/2, 2 points): 1 1 1 1 2 (6 pairs)",
+            "Faults (losses): B time 1",
+            "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: LLR 0.09 [-2.94, 2.94] continue",
+        ],
+    );
     // A file given twice counts each game once.
     let twice = mollett_ok(&["report", path_str(&file), path_str(&file)]);
     assert!(twice.contains("Games: 12") && twice.contains("Duplicate games ignored: 12"));
@@ -588,20 +480,8 @@ fn signals_stop_cleanly_with_a_report_and_a_failing_status() {
     ] {
         let dir = tmpdir(&format!("signal-{name}"));
         let out = dir.join("games.txt");
-        let (a, b) = slow_pair();
-        let child = std::process::Command::new(mollett_bin())
-            .args([
-                "match",
-                "--engine",
-                &a,
-                "--engine",
-                &b,
-                "--games",
-                "40",
-                "--out",
-                path_str(&out),
-                "--quiet",
-            ])
+        let child = slow_match(40, &out)
+            .command()
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -634,40 +514,23 @@ fn signals_stop_cleanly_with_a_report_and_a_failing_status() {
 fn nboard_engines_play_gtp_engines() {
     let dir = tmpdir("nboard");
     let out = dir.join("games.txt");
-    let nb = format!("name=nb proto=nboard cmd={}", fake("--nboard"));
-    let gtp = format!("name=gtp cmd={}", fake("--nopass --upper"));
-    let report = mollett_ok(&[
-        "match",
-        "--engine",
-        &nb,
-        "--engine",
-        &gtp,
-        "--games",
-        "2",
-        "--tc",
-        "10",
-        "--openings",
-        &{
-            let o = dir.join("o.txt");
-            std::fs::write(&o, "f5f6\n").unwrap();
-            path_str(&o).to_string()
-        },
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let openings = dir.join("o.txt");
+    std::fs::write(&openings, "f5f6\n").unwrap();
+    let nb = Spec::fake("nb", "--nboard").key("proto=nboard");
+    let gtp = Spec::fake("gtp", "--nopass --upper");
+    let (report, recs) = MatchSetup::new()
+        .engine(&nb)
+        .engine(&gtp)
+        .games(2)
+        .args(&["--tc", "10", "--openings", path_str(&openings)])
+        .play(&out);
     assert_eq!(recs.len(), 2, "{report}");
     assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
-    let o = mollett(&[
-        "--variant",
-        "classic",
-        "match",
-        "--engine",
-        &nb,
-        "--engine",
-        &gtp,
-    ]);
+    let o = MatchSetup::new()
+        .variant("classic")
+        .engine(&nb)
+        .engine(&gtp)
+        .run();
     assert!(!o.status.success() && stderr(&o).contains("NBoard"));
 }
 
@@ -677,30 +540,14 @@ fn nboard_engines_play_gtp_engines() {
 fn fractional_clocks_only_for_engines_that_ask() {
     let dir = tmpdir("frac");
     let (frac_log, int_log) = (dir.join("frac.log"), dir.join("int.log"));
-    let frac = format!(
-        "name=frac cmd={} time=frac",
-        fake(&format!("--log {}", path_str(&frac_log)))
-    );
-    let int = format!(
-        "name=int cmd={}",
-        fake(&format!("--log {}", path_str(&int_log)))
-    );
     let out = dir.join("games.txt");
-    mollett_ok(&[
-        "match",
-        "--engine",
-        &frac,
-        "--engine",
-        &int,
-        "--games",
-        "2",
-        "--tc",
-        "1.5+0.05",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    assert!(results(&out).iter().all(|r| r.reason == Reason::Normal));
+    let (_, recs) = MatchSetup::new()
+        .engine(Spec::fake("frac", &format!("--log {}", path_str(&frac_log))).key("time=frac"))
+        .engine(Spec::fake("int", &format!("--log {}", path_str(&int_log))))
+        .games(2)
+        .args(&["--tc", "1.5+0.05"])
+        .play(&out);
+    assert!(recs.iter().all(|r| r.reason == Reason::Normal));
     // Both logs hold the preflight's session too; only clock lines matter.
     let clock_lines = |log: &Path| -> Vec<Vec<String>> {
         std::fs::read_to_string(log)
@@ -750,6 +597,18 @@ fn write_lines(dir: &Path, name: &str, lines: &[String]) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
+}
+
+/// The text report of hand-made result `lines`, written to `dir/name`.
+fn report_of(dir: &Path, name: &str, lines: &[String]) -> String {
+    mollett_ok(&["report", path_str(&write_lines(dir, name, lines))])
+}
+
+/// Asserts that `text` holds each of `wants`.
+fn assert_holds(text: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
 }
 
 /// `report` on files of separate runs: games that share an index but differ
@@ -856,7 +715,7 @@ fn report_merges_separate_runs_and_counts_a_repeated_record_once() {
 fn figures_agree_between_progress_report_and_ratings() {
     let dir = tmpdir("figures");
     // 100%: A wins both games of one pair.
-    let all = write_lines(
+    let text = report_of(
         &dir,
         "all.txt",
         &[
@@ -864,20 +723,17 @@ fn figures_agree_between_progress_report_and_ratings() {
             line(1, "B", "A", (24, 40), "0-1", "normal"),
         ],
     );
-    let text = mollett_ok(&["report", path_str(&all)]);
-    for want in [
+    assert_holds(&text, &[
         "W-D-L: 2-0-0 (2 wins, 0 draws, 0 losses for A)",
         "Score: 100.0%",
         "Elo: +inf [+inf, +inf] (95%)",
         "Disc difference: +16.00 per game (2 games played out)",
         "Pairs (0, 1/2, 1, 3/2, 2 points): 0 0 0 0 1 (1 pair)\n",
         "Ratings (maximum likelihood over all games, mean 0, finite even at 100%; not the Elo above):",
-    ] {
-        assert!(text.contains(want), "missing {want:?} in:\n{text}");
-    }
+    ]);
     assert!(!text.contains("3600"), "{text}");
     // 50%: one win each.
-    let even = write_lines(
+    let text = report_of(
         &dir,
         "even.txt",
         &[
@@ -885,14 +741,14 @@ fn figures_agree_between_progress_report_and_ratings() {
             line(1, "B", "A", (40, 24), "1-0", "normal"),
         ],
     );
-    let text = mollett_ok(&["report", path_str(&even)]);
-    for want in [
-        "W-D-L: 1-0-1 (1 win, 0 draws, 1 loss for A)",
-        "Elo: 0.0 [-inf, +inf] (95%)",
-        "(1 pair)",
-    ] {
-        assert!(text.contains(want), "missing {want:?} in:\n{text}");
-    }
+    assert_holds(
+        &text,
+        &[
+            "W-D-L: 1-0-1 (1 win, 0 draws, 1 loss for A)",
+            "Elo: 0.0 [-inf, +inf] (95%)",
+            "(1 pair)",
+        ],
+    );
     assert!(!text.contains("-0.0"), "{text}");
     let ratings: Vec<&str> = text
         .lines()
@@ -902,20 +758,12 @@ fn figures_agree_between_progress_report_and_ratings() {
     assert_eq!(ratings, ["0.0", "0.0"], "{text}");
     // A run's progress lines print the report's figure.
     let out = dir.join("lost.txt");
-    let bad = format!("name=bad cmd={}", fake("--illegal 1"));
-    let good = format!("name=good cmd={}", fake(""));
-    let args = [
-        "match",
-        "--engine",
-        &bad,
-        "--engine",
-        &good,
-        "--games",
-        "2",
-        "--out",
-        path_str(&out),
-    ];
-    let o = mollett(&args);
+    let o = MatchSetup::new()
+        .engine(Spec::fake("bad", "--illegal 1"))
+        .engine(Spec::fake("good", ""))
+        .games(2)
+        .out(&out)
+        .run();
     let (report, err) = (stdout(&o), stderr(&o));
     assert!(o.status.success(), "{report}{err}");
     let last = err.lines().rfind(|l| l.starts_with("[2/2]")).unwrap();
@@ -928,21 +776,12 @@ fn figures_agree_between_progress_report_and_ratings() {
     assert!(!err.contains("3600") && !report.contains("3600"));
     // Two alike engines: 50%, without a negative zero anywhere.
     let out = dir.join("alike.txt");
-    let (a, b) = (
-        format!("name=a cmd={}", fake("")),
-        format!("name=b cmd={}", fake("")),
-    );
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--out",
-        path_str(&out),
-    ]);
+    let o = MatchSetup::new()
+        .engine(Spec::fake("a", ""))
+        .engine(Spec::fake("b", ""))
+        .games(2)
+        .out(&out)
+        .run();
     let (report, err) = (stdout(&o), stderr(&o));
     assert!(o.status.success(), "{report}{err}");
     let last = err.lines().rfind(|l| l.starts_with("[2/2]")).unwrap();
@@ -958,25 +797,22 @@ fn figures_agree_between_progress_report_and_ratings() {
 #[test]
 fn silent_misconfigurations_are_warned() {
     let dir = tmpdir("warn");
-    let out = |n: &str| dir.join(n).to_str().unwrap().to_string();
+    // Two games against `b`, their results in `dir/file`.
+    let b = Spec::fake("b", "").key("time=frac");
+    let against_b = |a: &Spec, clock: &[&str], file: &str| {
+        MatchSetup::new()
+            .engine(a)
+            .engine(&b)
+            .games(2)
+            .args(clock)
+            .out(&dir.join(file))
+            .quiet()
+            .run()
+    };
     // A clock under one second, sent in whole seconds: a warning for the
     // engine without time=frac only.
-    let a = format!("name=a cmd={}", fake(""));
-    let b = format!("name=b cmd={} time=frac", fake(""));
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--st",
-        "0.5",
-        "--out",
-        &out("st.txt"),
-        "--quiet",
-    ]);
+    let a = Spec::fake("a", "");
+    let o = against_b(&a, &["--st", "0.5"], "st.txt");
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(
@@ -985,21 +821,8 @@ fn silent_misconfigurations_are_warned() {
     );
     assert!(!err.contains("engine 'b'"), "{err}");
     // The same from an engine's own clock; a clock of a second is fine.
-    let a_tc = format!("name=a cmd={} tc=0.8+0.1", fake(""));
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &a_tc,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--tc",
-        "1+0",
-        "--out",
-        &out("tc.txt"),
-        "--quiet",
-    ]);
+    let a_tc = Spec::fake("a", "").key("tc=0.8+0.1");
+    let o = against_b(&a_tc, &["--tc", "1+0"], "tc.txt");
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(
@@ -1014,21 +837,8 @@ fn silent_misconfigurations_are_warned() {
         &rhino,
     )
     .unwrap();
-    let r = format!("name=rhino cmd={} -l 2", path_str(&rhino));
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &r,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--tc",
-        "0.5",
-        "--out",
-        &out("rhino.txt"),
-        "--quiet",
-    ]);
+    let r = Spec::cmd("rhino", &format!("{} -l 2", path_str(&rhino)));
+    let o = against_b(&r, &["--tc", "0.5"], "rhino.txt");
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     assert!(
@@ -1037,21 +847,7 @@ fn silent_misconfigurations_are_warned() {
     );
     // Not told about whole seconds too: GRhino takes nothing else.
     assert_eq!(err.matches("warning").count(), 1, "{err}");
-    let r_none = format!("{r} tc=none");
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &r_none,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--tc",
-        "0.5",
-        "--out",
-        &out("rhino-none.txt"),
-        "--quiet",
-    ]);
+    let o = against_b(&r.key("tc=none"), &["--tc", "0.5"], "rhino-none.txt");
     assert!(
         o.status.success() && !stderr(&o).contains("warning"),
         "{}",
@@ -1079,9 +875,11 @@ fn silent_misconfigurations_are_warned() {
         text.contains("Games: 1") && text.contains("SPRT elo0=0 elo1=5"),
         "{text}"
     );
-    let o = mollett(&[
-        "match", "--engine", &a, "--engine", &b, "--sprt", "elo0=0", "elo1=5", "extra",
-    ]);
+    let o = MatchSetup::new()
+        .engine(&a)
+        .engine(&b)
+        .args(&["--sprt", "elo0=0", "elo1=5", "extra"])
+        .run();
     assert!(
         o.status.code() == Some(2) && stderr(&o).contains("'extra' was taken as an SPRT word"),
         "{}",
@@ -1095,7 +893,18 @@ fn silent_misconfigurations_are_warned() {
 #[test]
 fn move_values_past_64_or_under_another_id_lose_and_are_never_written() {
     let dir = tmpdir("values");
-    let good = format!("name=good cmd={}", fake(""));
+    // Two games against a well-behaved fake, their results in `dir/file`.
+    let against_good = |bad: Spec, file: &str| {
+        let out = dir.join(file);
+        let o = MatchSetup::new()
+            .engine(bad)
+            .engine(Spec::fake("good", ""))
+            .games(2)
+            .out(&out)
+            .quiet()
+            .run();
+        (out, o)
+    };
     let cases = [
         (
             "huge",
@@ -1127,23 +936,13 @@ fn move_values_past_64_or_under_another_id_lose_and_are_never_written() {
     ];
     std::thread::scope(|s| {
         for (tag, opts, why) in cases {
-            let (dir, good) = (&dir, &good);
+            let against_good = &against_good;
             s.spawn(move || {
-                let proto = if tag == "nboard" { "proto=nboard " } else { "" };
-                let bad = format!("name=bad {proto}cmd={}", fake(opts));
-                let out = dir.join(format!("{tag}.txt"));
-                let o = mollett(&[
-                    "match",
-                    "--engine",
-                    &bad,
-                    "--engine",
-                    good,
-                    "--games",
-                    "2",
-                    "--out",
-                    path_str(&out),
-                    "--quiet",
-                ]);
+                let mut bad = Spec::fake("bad", opts);
+                if tag == "nboard" {
+                    bad = bad.key("proto=nboard");
+                }
+                let (out, o) = against_good(bad, &format!("{tag}.txt"));
                 let err = stderr(&o);
                 assert!(o.status.success(), "{tag}: {err}");
                 let recs = results(&out);
@@ -1163,20 +962,8 @@ fn move_values_past_64_or_under_another_id_lose_and_are_never_written() {
         }
     });
     // ±64 itself, with a word after it, is a value and is kept.
-    let out = dir.join("edge.txt");
-    let edge = format!("name=edge cmd={}", fake("--value -64 --upper"));
-    mollett_ok(&[
-        "match",
-        "--engine",
-        &edge,
-        "--engine",
-        &good,
-        "--games",
-        "2",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
+    let (out, o) = against_good(Spec::fake("edge", "--value -64 --upper"), "edge.txt");
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(results(&out).iter().all(|r| r.reason == Reason::Normal));
     let ggf = std::fs::read_to_string(dir.join("edge.txt.ggf")).unwrap();
     assert!(
@@ -1192,23 +979,15 @@ fn move_values_past_64_or_under_another_id_lose_and_are_never_written() {
 fn a_slow_last_value_is_dropped_not_waited_for() {
     let dir = tmpdir("slow-value");
     let out = dir.join("games.txt");
-    let slow = format!("name=slow cmd={}", fake("--value +1.50 --value-slow 3:2.5"));
-    let good = format!("name=good cmd={}", fake("--upper"));
     let t = Instant::now();
-    let o = mollett(&[
-        "match",
-        "--engine",
-        &slow,
-        "--engine",
-        &good,
-        "--games",
-        "1",
-        "--timeout",
-        "60",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
+    let o = MatchSetup::new()
+        .engine(Spec::fake("slow", "--value +1.50 --value-slow 3:2.5"))
+        .engine(Spec::fake("good", "--upper"))
+        .games(1)
+        .args(&["--timeout", "60"])
+        .out(&out)
+        .quiet()
+        .run();
     let err = stderr(&o);
     assert!(o.status.success(), "{err}");
     let r = &results(&out)[0];

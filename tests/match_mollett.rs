@@ -8,37 +8,19 @@ use common::*;
 use mollett::tournament::Reason;
 use std::path::Path;
 
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Mollett at two depths, both variants, on a clock: every game played out.
 #[test]
 fn mollett_against_itself_at_two_settings() {
     let dir = tmpdir("mollett-self");
     for variant in ["modern", "classic"] {
         let out = dir.join(format!("{variant}.txt"));
-        let deep = format!("name=deep cmd={} init=set_option depth 4", mollett_bin());
-        let shallow = format!("name=shallow cmd={} init=set_option depth 1", mollett_bin());
-        let report = mollett_ok(&[
-            "--variant",
-            variant,
-            "match",
-            "--engine",
-            &deep,
-            "--engine",
-            &shallow,
-            "--games",
-            "4",
-            "--tc",
-            "20+0.1",
-            "--concurrency",
-            "2",
-            "--out",
-            path_str(&out),
-            "--quiet",
-        ]);
-        let recs = results(&out);
+        let (report, recs) = MatchSetup::new()
+            .variant(variant)
+            .engine(Spec::mollett("deep").key("init=set_option depth 4"))
+            .engine(Spec::mollett("shallow").key("init=set_option depth 1"))
+            .games(4)
+            .args(&["--tc", "20+0.1", "--concurrency", "2"])
+            .play(&out);
         assert_eq!(recs.len(), 4, "{report}");
         assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
         let ggf = std::path::PathBuf::from(format!("{}.ggf", out.display()));
@@ -73,28 +55,15 @@ fn assert_values_end_at_the_result(ggf: &Path) {
 fn sprt_stops_depth_6_against_depth_1() {
     let dir = tmpdir("mollett-sprt");
     let out = dir.join("games.txt");
-    let d6 = format!("name=d6 cmd={} init=set_option depth 6", mollett_bin());
-    let d1 = format!("name=d1 cmd={} init=set_option depth 1", mollett_bin());
-    let run = mollett(&[
-        "match",
-        "--engine",
-        &d6,
-        "--engine",
-        &d1,
-        "--games",
-        "400",
-        "--concurrency",
-        "2",
-        "--seed",
-        "1",
-        "--openings",
-        &openings_file(&dir),
-        "--out",
-        path_str(&out),
-        "--sprt",
-        "elo0=0",
-        "elo1=50",
-    ]);
+    let run = MatchSetup::new()
+        .engine(Spec::mollett("d6").key("init=set_option depth 6"))
+        .engine(Spec::mollett("d1").key("init=set_option depth 1"))
+        .games(400)
+        .args(&["--concurrency", "2", "--seed", "1"])
+        .args(&["--openings", &openings_file(&dir)])
+        .out(&out)
+        .args(&["--sprt", "elo0=0", "elo1=50"])
+        .run();
     let report = String::from_utf8_lossy(&run.stdout);
     let progress = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{progress}");
@@ -128,23 +97,12 @@ fn mollett_against_grhino() {
     }
     let dir = tmpdir("mollett-rhino");
     let out = dir.join("games.txt");
-    let me = format!("name=mollett cmd={}", mollett_bin());
-    let rhino = format!("name=rhino cmd={RHINO} -l 1");
-    let report = mollett_ok(&[
-        "match",
-        "--engine",
-        &me,
-        "--engine",
-        &rhino,
-        "--games",
-        "2",
-        "--tc",
-        "3+0.05",
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let (report, recs) = MatchSetup::new()
+        .engine(Spec::mollett("mollett"))
+        .engine(Spec::rhino("rhino", 1))
+        .games(2)
+        .args(&["--tc", "3+0.05"])
+        .play(&out);
     assert_eq!(recs.len(), 2, "{report}");
     assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
 }
@@ -155,25 +113,12 @@ fn mollett_against_grhino() {
 fn fractional_clocks_on_a_fast_time_control() {
     let dir = tmpdir("mollett-frac");
     let out = dir.join("games.txt");
-    let a = format!("name=a cmd={} time=frac", mollett_bin());
-    let b = format!("name=b cmd={} time=frac", mollett_bin());
-    let report = mollett_ok(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--tc",
-        "1+0.1",
-        "--openings",
-        &openings_file(&dir),
-        "--out",
-        path_str(&out),
-        "--quiet",
-    ]);
-    let recs = results(&out);
+    let (report, recs) = MatchSetup::new()
+        .engine(Spec::mollett("a").key("time=frac"))
+        .engine(Spec::mollett("b").key("time=frac"))
+        .games(2)
+        .args(&["--tc", "1+0.1", "--openings", &openings_file(&dir)])
+        .play(&out);
     assert_eq!(recs.len(), 2, "{report}");
     for r in &recs {
         assert_eq!(r.reason, Reason::Normal, "{}", r.to_line());
@@ -203,33 +148,18 @@ fn a_fixed_depth_screen_plays_from_the_committed_openings() {
         assert_eq!(lines.lines().count(), count, "{file}");
         let init = "init=set_option book off init=set_option movetime 0 init=set_option depth 2 init=set_option endgame 8";
         let cmd = format!("{} --variant {variant}", mollett_bin());
-        let new = format!(
-            "name=new cmd={cmd} {init} init=set_option eval {}",
-            weights.display()
-        );
-        let old = format!("name=old cmd={cmd} {init}");
+        let new = Spec::cmd("new", &cmd)
+            .key(init)
+            .key(&format!("init=set_option eval {}", weights.display()));
         let out = dir.join(format!("{variant}.txt"));
-        let report = mollett_ok(&[
-            "--variant",
-            variant,
-            "match",
-            "--engine",
-            &new,
-            "--engine",
-            &old,
-            "--games",
-            "4",
-            "--tc",
-            "none",
-            "--openings",
-            path_str(&openings),
-            "--seed",
-            "61",
-            "--out",
-            path_str(&out),
-            "--quiet",
-        ]);
-        let recs = results(&out);
+        let (report, recs) = MatchSetup::new()
+            .variant(variant)
+            .engine(new)
+            .engine(Spec::cmd("old", &cmd).key(init))
+            .games(4)
+            .args(&["--tc", "none", "--openings", path_str(&openings)])
+            .args(&["--seed", "61"])
+            .play(&out);
         assert_eq!(recs.len(), 4, "{report}");
         assert!(recs.iter().all(|r| r.reason == Reason::Normal), "{report}");
         for pair in recs.chunks(2) {

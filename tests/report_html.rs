@@ -10,10 +10,6 @@ use mollett::{Color, Move, Position, Variant};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// A whole game from the start, each ply the legal move at
 /// `(seed + 5 * ply) % count`: (moves text, black's discs, white's discs).
 fn game(seed: usize) -> (Vec<Move>, u32, u32) {
@@ -413,26 +409,15 @@ fn an_unwritable_html_path_is_refused_before_the_first_game() {
     let dir = tmpdir("html-refused");
     let out = dir.join("games.txt");
     let missing = dir.join("no-such-folder").join("page.html");
-    let a = format!("name=a cmd={}", fake(""));
-    let b = format!("name=b cmd={}", fake("--upper"));
     for (html, what) in [
         (missing.clone(), "does not exist"),
         (dir.to_path_buf(), "is a directory"),
     ] {
-        let o = mollett(&[
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--games",
-            "2",
-            "--out",
-            path_str(&out),
-            "--html",
-            path_str(&html),
-            "--quiet",
-        ]);
+        let o = MatchSetup::fakes(2)
+            .out(&out)
+            .args(&["--html", path_str(&html)])
+            .quiet()
+            .run();
         assert_refused(&o, what);
         // No game was played: the result file was never made.
         assert!(!out.exists());
@@ -456,27 +441,19 @@ fn a_match_writes_its_page_at_the_end_and_again_on_resume() {
     let out = dir.join("games.txt");
     let page_path = dir.join("page.html");
     // The NBoard fake answers `=== D3/0.00/0.01`: a value with every move.
-    let nb = format!("name=nb proto=nboard cmd={}", fake("--nboard"));
-    let gtp = format!("name=gtp cmd={}", fake("--nopass --upper"));
+    let setup = MatchSetup::new()
+        .engine(Spec::fake("nb", "--nboard").key("proto=nboard"))
+        .engine(Spec::fake("gtp", "--nopass --upper"))
+        .games(4)
+        .out(&out)
+        .args(&["--html", path_str(&page_path)])
+        .quiet();
     let run = |resume: bool| {
-        let mut args = vec![
-            "match",
-            "--engine",
-            &nb,
-            "--engine",
-            &gtp,
-            "--games",
-            "4",
-            "--out",
-            path_str(&out),
-            "--html",
-            path_str(&page_path),
-            "--quiet",
-        ];
         if resume {
-            args.push("--resume");
+            setup.clone().args(&["--resume"]).ok()
+        } else {
+            setup.ok()
         }
-        mollett_ok(&args)
     };
     let text = run(false);
     let page = std::fs::read_to_string(&page_path).unwrap();
@@ -503,20 +480,13 @@ fn a_match_without_out_still_plots_its_move_times() {
     let dir = tmpdir("html-no-out");
     let page_path = dir.join("page.html");
     // Slow enough that its move times show at the GGF's hundredths.
-    let a = format!("name=a cmd={}", fake("--slow 0:0.02"));
-    let b = format!("name=b cmd={}", fake("--upper"));
-    mollett_ok(&[
-        "match",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "2",
-        "--html",
-        path_str(&page_path),
-        "--quiet",
-    ]);
+    MatchSetup::new()
+        .engine(Spec::fake("a", "--slow 0:0.02"))
+        .engine(Spec::fake("b", "--upper"))
+        .games(2)
+        .args(&["--html", path_str(&page_path)])
+        .quiet()
+        .ok();
     let page = std::fs::read_to_string(&page_path).unwrap();
     assert_eq!(page.matches("<tr class=\"game\"").count(), 2);
     assert_plot(&page, "plot-move-times");
@@ -579,8 +549,6 @@ fn the_page_never_replaces_a_file_of_its_run() {
     let out = dir.join("m.txt");
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "f5d6\n").unwrap();
-    let a = format!("name=a cmd={}", fake(""));
-    let b = format!("name=b cmd={}", fake("--upper"));
     let program = fake("");
     let program = program.split_whitespace().next().unwrap();
     for (page, what) in [
@@ -591,22 +559,12 @@ fn the_page_never_replaces_a_file_of_its_run() {
         (openings.clone(), "is the openings file"),
         (PathBuf::from(program), "is a file engine 'a' reads"),
     ] {
-        let o = mollett(&[
-            "match",
-            "--engine",
-            &a,
-            "--engine",
-            &b,
-            "--games",
-            "2",
-            "--openings",
-            path_str(&openings),
-            "--out",
-            path_str(&out),
-            "--html",
-            path_str(&page),
-            "--quiet",
-        ]);
+        let o = MatchSetup::fakes(2)
+            .args(&["--openings", path_str(&openings)])
+            .out(&out)
+            .args(&["--html", path_str(&page)])
+            .quiet()
+            .run();
         assert_refused(&o, what);
         assert!(!out.exists(), "a game was played");
     }
@@ -669,22 +627,14 @@ fn a_match_with_an_engine_of_wild_values_has_readable_axes() {
     let dir = tmpdir("html-wild");
     let out = dir.join("games.txt");
     let page_path = dir.join("page.html");
-    let wild = format!("name=wild cmd={}", fake("--value 1e19"));
-    let sane = format!("name=sane cmd={}", fake("--value +2.10 --upper"));
-    mollett_ok(&[
-        "match",
-        "--engine",
-        &wild,
-        "--engine",
-        &sane,
-        "--games",
-        "2",
-        "--out",
-        path_str(&out),
-        "--html",
-        path_str(&page_path),
-        "--quiet",
-    ]);
+    MatchSetup::new()
+        .engine(Spec::fake("wild", "--value 1e19"))
+        .engine(Spec::fake("sane", "--value +2.10 --upper"))
+        .games(2)
+        .out(&out)
+        .args(&["--html", path_str(&page_path)])
+        .quiet()
+        .ok();
     let page = std::fs::read_to_string(&page_path).unwrap();
     assert!(!page.contains("9223372036854775807"));
     assert_plot(&page, "plot-evals");

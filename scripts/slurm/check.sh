@@ -2,7 +2,7 @@
 # Proves scripts/slurm/ on a real Slurm: installs Debian's slurm-wlm, munge and
 # grhino, starts a one-node cluster on this machine (munged, slurmctld and
 # slurmd, a minimal slurm.conf, everything in a temporary folder, private
-# ports), and through the submit scripts:
+# ports), and through submit.sh:
 #   1. a 16-game match, Mollett against GRhino, in 4 array tasks plus the
 #      merge job: the merged games (moves and results) and totals must equal
 #      an unsharded run's;
@@ -198,7 +198,7 @@ echo "selfplay, unsharded: $(corpus_games "$REF/selfplay.games") games"
 # ---- 1. match in 4 tasks -----------------------------------------------------
 step "1. match: 16 games in 4 array tasks, then the merge job"
 RUN=$SH/match-4
-CPUS=1 "$SLURM_DIR/submit-match.sh" "$RUN" 4 "${MATCH[@]}"
+CPUS=1 "$SLURM_DIR/submit.sh" match "$RUN" 4 "${MATCH[@]}"
 wait_jobs "$(jobs_of "$RUN")"
 states "$(jobs_of "$RUN")"
 for i in 1 2 3 4; do echo "  shard $i: $(games_in "$RUN/shard-$i.txt") games: $(grep -o '^game=[0-9]*' "$RUN/shard-$i.txt" | cut -d= -f2 | paste -sd, -)"; done
@@ -215,7 +215,7 @@ else fail "merged games differ from the unsharded run's:"; head "$T/diff"; fi
 # ---- 2. selfplay in 4 tasks --------------------------------------------------
 step "2. selfplay: 12 games in 4 array tasks, then the merge job"
 RUN=$SH/selfplay-4
-CPUS=1 "$SLURM_DIR/submit-selfplay.sh" "$RUN" 4 "$SH/corpus/modern-s7.games" "${SELFPLAY[@]}"
+CPUS=1 "$SLURM_DIR/submit.sh" selfplay "$RUN" 4 "$SH/corpus/modern-s7.games" "${SELFPLAY[@]}"
 wait_jobs "$(jobs_of "$RUN")"
 states "$(jobs_of "$RUN")"
 show_merge_log "$RUN"
@@ -228,7 +228,7 @@ else fail "the merged corpus differs from the unsharded run's:"; head "$T/diff";
 # ---- 3. match: cancel, resubmit, resume --------------------------------------
 step "3. match resume: 16 games in 2 tasks, cancelled after the first games, resubmitted"
 RUN=$SH/match-resume
-CPUS=1 "$SLURM_DIR/submit-match.sh" "$RUN" 2 "${MATCH[@]}"
+CPUS=1 "$SLURM_DIR/submit.sh" match "$RUN" 2 "${MATCH[@]}"
 ARRAY=$(awk '$1 == "tasks" {print $2; exit}' "$RUN/jobs")
 for _ in $(seq 1200); do
     [ $(( $(games_in "$RUN/shard-1.txt") + $(games_in "$RUN/shard-2.txt") )) -ge 2 ] && break
@@ -245,7 +245,7 @@ echo "after the kill: shard 1 has $k1 of 8 games, shard 2 $k2 of 8"
 if [ "$k1" -lt 8 ] || [ "$k2" -lt 8 ]; then pass "a shard was killed mid-run"
 else fail "both shards finished before the cancel: nothing was resumed"; fi
 rm -f "$RUN"/logs/merge-*.out
-CPUS=1 "$SLURM_DIR/submit-match.sh" "$RUN"
+CPUS=1 "$SLURM_DIR/submit.sh" match "$RUN"
 wait_jobs "$(jobs_of "$RUN")"
 states "$(jobs_of "$RUN")"
 for i in 1 2; do grep -h "^shard $i/2 on" "$RUN/logs/task-$i.out" | sed 's/^/  /'; done
@@ -263,7 +263,7 @@ else fail "resumed run's merged totals differ"; fi
 # ---- 4. selfplay: cancel, resubmit, resume -----------------------------------
 step "4. selfplay resume: 12 games in 2 tasks, cancelled after the first games, resubmitted"
 RUN=$SH/selfplay-resume
-CPUS=1 "$SLURM_DIR/submit-selfplay.sh" "$RUN" 2 "$SH/corpus/modern-s7-resume.games" "${SELFPLAY[@]}"
+CPUS=1 "$SLURM_DIR/submit.sh" selfplay "$RUN" 2 "$SH/corpus/modern-s7-resume.games" "${SELFPLAY[@]}"
 ARRAY=$(awk '$1 == "tasks" {print $2; exit}' "$RUN/jobs")
 for _ in $(seq 1200); do
     [ $(( $(corpus_games "$RUN/shard-1.games") + $(corpus_games "$RUN/shard-2.games") )) -ge 2 ] && break
@@ -280,7 +280,7 @@ echo "after the kill: shard 1 has $k1 of 6 games, shard 2 $k2 of 6"
 if [ "$k1" -lt 6 ] || [ "$k2" -lt 6 ]; then pass "a selfplay shard was killed mid-run"
 else fail "both selfplay shards finished before the cancel: nothing was resumed"; fi
 rm -f "$RUN"/logs/merge-*.out
-CPUS=1 "$SLURM_DIR/submit-selfplay.sh" "$RUN"
+CPUS=1 "$SLURM_DIR/submit.sh" selfplay "$RUN"
 wait_jobs "$(jobs_of "$RUN")"
 states "$(jobs_of "$RUN")"
 show_merge_log "$RUN"
@@ -298,7 +298,7 @@ TUNE=(--engine "name=mollett cmd=$MOLLETT init=set_option movetime 0 init=set_op
       --param depth=3,1,7,1,0.1 --iterations 4 --games-per-iter 2 --openings "$SH/openings.txt")
 "$MOLLETT" tune "${TUNE[@]}" --seed 1 --quiet --out "$REF/tune.txt" > /dev/null
 RUN=$SH/tune
-REPLICAS=2 CPUS=1 "$SLURM_DIR/submit-tune.sh" "$RUN" "${TUNE[@]}" --seed 1
+REPLICAS=2 CPUS=1 "$SLURM_DIR/submit.sh" tune "$RUN" "${TUNE[@]}" --seed 1
 wait_jobs "$(jobs_of "$RUN")"
 states "$(jobs_of "$RUN")"
 for f in "$RUN"/logs/merge-*.out; do sed 's/^/  /' "$f"; done

@@ -1,4 +1,4 @@
-# Shared by the submit-*.sh scripts (sourced, not run). The task scripts
+# Shared by submit.sh and check.sh (sourced, not run). The task scripts
 # (*.sbatch) do not source it: sbatch runs a copy of the script from its spool
 # folder, so each of them stands alone.
 
@@ -24,11 +24,11 @@ resolve_mollett() {
 
 # new_run RUN_DIR SHARDS KIND: creates the run folder and records what every
 # task needs (the binary, its checksum, the shard count). Refuses a folder that
-# already holds a run: resubmit that one with the submit script and RUN_DIR alone.
+# already holds a run: resubmit that one with the submit script, KIND and RUN_DIR alone.
 new_run() {
     local dir=$1 shards=$2 kind=$3
     [[ $shards =~ ^[1-9][0-9]*$ ]] || die "SHARDS must be a positive number, not '$shards'"
-    [ -e "$dir/kind" ] && die "$dir already holds a run; to resubmit its unfinished tasks: $0 $dir"
+    [ -e "$dir/kind" ] && die "$dir already holds a run; to resubmit its unfinished tasks: $0 $kind $dir"
     mkdir -p "$dir/logs"
     local m; m=$(resolve_mollett)
     echo "$m" > "$dir/mollett"
@@ -73,11 +73,12 @@ live_tasks() {
     done | sort -n -u
 }
 
-# unfinished RUN_DIR: shard indices without a .done marker, comma-separated.
+# unfinished RUN_DIR UNIT: indices without a UNIT-i.done marker (UNIT: shard,
+# or replica for tune), comma-separated.
 unfinished() {
-    local dir=$1 n i out=()
+    local dir=$1 unit=$2 n i out=()
     n=$(<"$dir/shards")
-    for ((i = 1; i <= n; i++)); do [ -f "$dir/shard-$i.done" ] || out+=("$i"); done
+    for ((i = 1; i <= n; i++)); do [ -f "$dir/$unit-$i.done" ] || out+=("$i"); done
     (IFS=,; echo "${out[*]}")
 }
 
@@ -108,22 +109,23 @@ submit() {
     fi
 }
 
-# resubmit RUN_DIR TASK_SCRIPT MERGE_SCRIPT NAME: the shards with no .done
-# marker that Slurm is not still running, each with --resume, and a new merge.
+# resubmit RUN_DIR TASK_SCRIPT MERGE_SCRIPT NAME MERGE_NAME UNIT: the shards
+# (UNIT: shard, or replica) with no .done marker that Slurm is not still
+# running, each with --resume, and a new merge.
 resubmit() {
-    local dir=$1 task=$2 merge=$3 name=$4 todo live i keep=()
-    todo=$(unfinished "$dir")
+    local dir=$1 task=$2 merge=$3 name=$4 merge_name=$5 unit=$6 todo live i keep=()
+    todo=$(unfinished "$dir" "$unit")
     if [ -z "$todo" ]; then
-        echo "every shard of $dir is finished; merging again"
+        echo "every $unit of $dir is finished; merging again"
         [ "$merge" = - ] || bash "$merge" "$dir"
         return
     fi
     live=$(live_tasks "$dir")
     for i in ${todo//,/ }; do
         if grep -qx "$i" <<<"$live"; then
-            echo "shard $i is still pending or running in Slurm: not resubmitted"
+            echo "$unit $i is still pending or running in Slurm: not resubmitted"
         else keep+=("$i"); fi
     done
     [ ${#keep[@]} -gt 0 ] || { echo "nothing to resubmit"; return; }
-    submit "$dir" "$task" "$merge" "$(IFS=,; echo "${keep[*]}")" "$name"
+    submit "$dir" "$task" "$merge" "$(IFS=,; echo "${keep[*]}")" "$name" "$merge_name"
 }
