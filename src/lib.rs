@@ -1,14 +1,9 @@
 //! Mollett: a Reversi engine for modern (Othello) and classic (1880s) rules.
 //!
-//! Layers, each using only those before it:
-//!
-//! - [`rules`]: squares, positions, games, perft and notation (OBF, GGF);
-//! - [`engine`]: evaluation, search, table, time management;
-//! - [`protocol`]: one game session driven by the GTP and NBoard dialects;
-//! - [`tournament`], [`review`] and [`train`]: the tools (match runner,
-//!   reports, tuning, game review, self-play, training).
-//!
-//! [`rng`], [`files`] and [`clock`] are leaf utilities any layer may use.
+//! The modules are layers, [`rules`] < [`engine`] < [`protocol`] <
+//! [`tournament`] < [`review`] < [`train`], each importing only those before
+//! it (`tests/layers.rs` checks it; `docs/architecture.md` says what each
+//! holds). [`rng`], [`files`] and [`clock`] are leaves any layer may use.
 
 pub mod clock;
 pub mod engine;

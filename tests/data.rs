@@ -35,11 +35,7 @@ fn manifest_rows() -> Vec<(String, String, String)> {
 #[test]
 fn every_listed_file_is_there_as_listed_and_every_chunk_is_listed() {
     let o = mollett(&["corpus", "check", "--replay"]);
-    assert!(
-        o.status.success(),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8(o.stdout).unwrap();
     // 710,948 games were sealed by the conversion; seals only add.
     let games: u64 = out
@@ -69,13 +65,17 @@ fn embedded_weights_and_books_are_named_by_their_hash_and_listed() {
     }
     assert_eq!(embedded, 4, "two weight sets and two books ship");
     // What the binary embeds is what the manifest lists.
-    for source in ["src/engine/eval/pattern/weights.rs", "src/protocol/book/mod.rs"] {
+    for source in [
+        "src/engine/eval/pattern/weights.rs",
+        "src/protocol/book/mod.rs",
+    ] {
         let text = std::fs::read_to_string(Path::new(ROOT).join(source)).unwrap();
         for inc in text.split("include_bytes!(\"").skip(1) {
             let name = inc.split('"').next().unwrap();
             let name = Path::new(name).file_name().unwrap().to_str().unwrap();
             assert!(
-                rows.iter().any(|(_, f, _)| f.ends_with(&format!("/{name}"))),
+                rows.iter()
+                    .any(|(_, f, _)| f.ends_with(&format!("/{name}"))),
                 "{source} embeds {name}, which corpus/manifest.tsv does not list"
             );
         }
@@ -150,8 +150,14 @@ fn no_data_file_was_rewritten_after_it_was_added() {
         .lines()
         .filter(|l| l.starts_with('-') && !l.starts_with("---"))
         .collect();
-    assert!(removed.is_empty(), "manifest rows removed or changed: {removed:?}");
+    assert!(
+        removed.is_empty(),
+        "manifest rows removed or changed: {removed:?}"
+    );
     // Open corpus files (the runs' journals) are not committed.
     let tracked = git(&["ls-files", ":(glob)corpus/*.games", "corpus/open"]).unwrap();
-    assert!(tracked.trim().is_empty(), "open corpus files in git: {tracked}");
+    assert!(
+        tracked.trim().is_empty(),
+        "open corpus files in git: {tracked}"
+    );
 }

@@ -68,14 +68,22 @@ impl CorpusCommand {
             CorpusCommand::Check { manifest, replay } => match chunk::check(manifest, *replay) {
                 Ok(rows) => {
                     let games: u64 = rows.iter().map(|r| r.games).sum();
-                    println!("{}: {} files, {games} games, all as listed", manifest.display(), rows.len());
+                    println!(
+                        "{}: {} files, {games} games, all as listed",
+                        manifest.display(),
+                        rows.len()
+                    );
                     Ok(())
                 }
                 Err(problems) => {
                     for p in &problems {
                         eprintln!("corpus check: {p}");
                     }
-                    Err(format!("{}: {} problems", manifest.display(), problems.len()))
+                    Err(format!(
+                        "{}: {} problems",
+                        manifest.display(),
+                        problems.len()
+                    ))
                 }
             },
         }

@@ -11,59 +11,20 @@
 //! new chunks and manifest rows. The open file stays the run's journal, so
 //! the run resumes and a later seal adds only what is new.
 
-use super::corpus::{self, CorpusGame, Header};
+use super::corpus::{self, is_chunk, read_bytes, CorpusGame, Header};
 use crate::files::Writer;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Games in a chunk at most: about 6.5 MB of text and 2 MB sealed, a size
 /// that git and a download take in one piece.
 pub const CHUNK_GAMES: usize = 50_000;
-/// The most bytes a chunk may unpack to; a larger one (a decompression
-/// bomb, or not a chunk) is refused before it fills memory.
-pub const MAX_UNPACKED: u64 = 256 << 20;
 /// zstd's level for sealing: slow to write (once), as fast as any to read.
 const LEVEL: i32 = 19;
 /// The manifest's first line: its columns.
 pub const MANIFEST_COLUMNS: &str = "# kind\tfile\tsha256\tgames\tpositions\tcommit\tmade_by";
-
-/// `path` names a sealed chunk (`*.games.zst`).
-pub fn is_chunk(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.ends_with(".games.zst"))
-}
-
-/// `path` names a corpus file, open (`*.games`) or sealed (`*.games.zst`).
-pub fn is_corpus(path: &Path) -> bool {
-    is_chunk(path) || path.extension().is_some_and(|e| e == "games")
-}
-
-/// A corpus file's bytes: a chunk unpacked (at most [`MAX_UNPACKED`]), an
-/// open file as it is.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    if !is_chunk(path) {
-        return crate::rules::text::read_bytes(path);
-    }
-    crate::files::regular_input(path)?;
-    let shown = path.display();
-    let file = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
-    let decoder = zstd::stream::read::Decoder::new(file).map_err(|e| format!("{shown}: {e}"))?;
-    let mut out = Vec::new();
-    decoder
-        .take(MAX_UNPACKED + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("{shown}: not a zstd chunk ({e})"))?;
-    if out.len() as u64 > MAX_UNPACKED {
-        return Err(format!(
-            "{shown}: unpacks to more than {} MB; not a corpus chunk",
-            MAX_UNPACKED >> 20
-        ));
-    }
-    Ok(out)
-}
 
 /// The SHA-256 of `bytes` in lower-case hex, as `sha256sum` prints it.
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -71,12 +32,6 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
-}
-
-/// A chunk's range of game indices, from its header's `chunk=` field.
-pub fn chunk_range(header: &Header) -> Option<(u64, u64)> {
-    let (a, b) = header.get("chunk")?.split_once('-')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// The header without the fields a chunk adds: the run's own header.
@@ -107,14 +62,23 @@ impl Entry {
     fn to_line(&self) -> String {
         format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-            self.kind, self.file, self.sha256, self.games, self.positions, self.commit, self.made_by
+            self.kind,
+            self.file,
+            self.sha256,
+            self.games,
+            self.positions,
+            self.commit,
+            self.made_by
         )
     }
 
     fn parse(line: &str) -> Result<Entry, String> {
         let f: Vec<&str> = line.splitn(7, '\t').collect();
         if f.len() != 7 {
-            return Err(format!("expected 7 tab-separated fields, found {}", f.len()));
+            return Err(format!(
+                "expected 7 tab-separated fields, found {}",
+                f.len()
+            ));
         }
         let number = |s: &str, what: &str| {
             s.parse::<u64>()
@@ -161,7 +125,9 @@ fn base_of(manifest: &Path) -> PathBuf {
 
 /// A game line's placements, counted from its text (no replay).
 fn placements(line: &str) -> u64 {
-    line.split_whitespace().nth(1).map_or(0, |m| m.len() as u64 / 2)
+    line.split_whitespace()
+        .nth(1)
+        .map_or(0, |m| m.len() as u64 / 2)
 }
 
 /// What [`seal`] did.
@@ -194,7 +160,12 @@ pub fn seal(open: &Path, manifest: &Path, commit: &str, made_by: &str) -> Result
         .and_then(|n| n.to_str())
         .and_then(|n| n.strip_suffix(".games"))
         .filter(|s| !s.is_empty() && !s.contains(char::is_whitespace))
-        .ok_or_else(|| format!("{}: an open corpus file is named SERIES.games", open.display()))?;
+        .ok_or_else(|| {
+            format!(
+                "{}: an open corpus file is named SERIES.games",
+                open.display()
+            )
+        })?;
     if commit.is_empty() || commit.contains(char::is_whitespace) {
         return Err("--commit: give the commit whose build made the games".into());
     }
@@ -241,7 +212,11 @@ pub fn seal(open: &Path, manifest: &Path, commit: &str, made_by: &str) -> Result
         done.extend(chunk.games.iter().map(|g| g.index));
     }
 
-    let mut games: Vec<&CorpusGame> = c.games.iter().filter(|g| !done.contains(&g.index)).collect();
+    let mut games: Vec<&CorpusGame> = c
+        .games
+        .iter()
+        .filter(|g| !done.contains(&g.index))
+        .collect();
     sealed.already = c.games.len() - games.len();
     games.sort_by_key(|g| g.index);
     let dir = base.join("chunks");
@@ -433,7 +408,7 @@ fn check_chunk(path: &Path, row: &Entry, replay: bool) -> Result<(String, Vec<u6
 mod tests {
     use super::*;
     use crate::rules::color::Variant;
-    use crate::train::corpus::game_by;
+    use crate::train::corpus::{chunk_range, game_by, MAX_UNPACKED};
 
     /// An open corpus file of games `indices` (each the same whole game).
     fn open_file(path: &Path, indices: &[u64]) {
@@ -468,11 +443,18 @@ mod tests {
         let s2 = seal(&open, &manifest, "abc1234", "test").unwrap();
         assert_eq!((s2.chunks.len(), s2.already), (1, 3));
         assert!(s2.chunks[0].0.ends_with("chunks/m-s9-001.games.zst"));
-        assert_eq!(std::fs::read(&s.chunks[0].0).unwrap(), first, "never rewritten");
+        assert_eq!(
+            std::fs::read(&s.chunks[0].0).unwrap(),
+            first,
+            "never rewritten"
+        );
         let rows = check(&manifest, true).unwrap();
         assert_eq!(rows.iter().map(|r| r.games).sum::<u64>(), 5);
         // Nothing new: nothing written.
-        assert!(seal(&open, &manifest, "abc1234", "test").unwrap().chunks.is_empty());
+        assert!(seal(&open, &manifest, "abc1234", "test")
+            .unwrap()
+            .chunks
+            .is_empty());
     }
 
     #[test]
@@ -482,14 +464,23 @@ mod tests {
         let open = tmp.path().join("m-s9.games");
         open_file(&open, &[0, 1]);
         let s = seal(&open, &manifest, "abc1234", "test").unwrap();
-        std::fs::copy(&s.chunks[0].0, tmp.path().join("chunks/stray-000.games.zst")).unwrap();
+        std::fs::copy(
+            &s.chunks[0].0,
+            tmp.path().join("chunks/stray-000.games.zst"),
+        )
+        .unwrap();
         let mut bytes = std::fs::read(&s.chunks[0].0).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         std::fs::write(&s.chunks[0].0, bytes).unwrap();
         let problems = check(&manifest, false).unwrap_err();
-        assert!(problems.iter().any(|p| p.contains("SHA-256")), "{problems:?}");
-        assert!(problems.iter().any(|p| p.contains("stray-000.games.zst: not in the manifest")));
+        assert!(
+            problems.iter().any(|p| p.contains("SHA-256")),
+            "{problems:?}"
+        );
+        assert!(problems
+            .iter()
+            .any(|p| p.contains("stray-000.games.zst: not in the manifest")));
     }
 
     #[test]

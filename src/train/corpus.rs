@@ -25,10 +25,14 @@ use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
 use crate::rules::square::{Move, Square};
 use std::collections::HashSet;
+use std::io::Read;
 use std::path::Path;
 
 /// First word of a corpus header.
 pub const MAGIC: &str = "# mollett-corpus 1";
+/// The most bytes a chunk may unpack to; a larger one (a decompression
+/// bomb, or not a chunk) is refused before it fills memory.
+pub const MAX_UNPACKED: u64 = 256 << 20;
 
 /// One game of the corpus.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -205,6 +209,48 @@ impl Header {
     }
 }
 
+/// `path` names a sealed chunk (`*.games.zst`, sealed by `chunk.rs`).
+pub fn is_chunk(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".games.zst"))
+}
+
+/// `path` names a corpus file, open (`*.games`) or sealed (`*.games.zst`).
+pub fn is_corpus(path: &Path) -> bool {
+    is_chunk(path) || path.extension().is_some_and(|e| e == "games")
+}
+
+/// A corpus file's bytes: a chunk unpacked (at most [`MAX_UNPACKED`]), an
+/// open file as it is.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    if !is_chunk(path) {
+        return crate::rules::text::read_bytes(path);
+    }
+    crate::files::regular_input(path)?;
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+    let decoder = zstd::stream::read::Decoder::new(file).map_err(|e| format!("{shown}: {e}"))?;
+    let mut out = Vec::new();
+    decoder
+        .take(MAX_UNPACKED + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("{shown}: not a zstd chunk ({e})"))?;
+    if out.len() as u64 > MAX_UNPACKED {
+        return Err(format!(
+            "{shown}: unpacks to more than {} MB; not a corpus chunk",
+            MAX_UNPACKED >> 20
+        ));
+    }
+    Ok(out)
+}
+
+/// A chunk's range of game indices, from its header's `chunk=` field.
+pub fn chunk_range(header: &Header) -> Option<(u64, u64)> {
+    let (a, b) = header.get("chunk")?.split_once('-')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
 /// A corpus file read back: its header, its valid games (first copy of each
 /// index), and a line-numbered message for each line that was skipped.
 #[derive(Debug)]
@@ -221,7 +267,7 @@ pub struct Corpus {
 /// Fails only when the file cannot be read or has no valid header; bad game
 /// lines are skipped and listed.
 pub fn read(path: &Path) -> Result<Corpus, String> {
-    let bytes = super::chunk::read_bytes(path)?;
+    let bytes = read_bytes(path)?;
     parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -356,7 +356,7 @@ pub fn train_files(
     let t = std::time::Instant::now();
     let mut samples = Vec::new();
     for f in files {
-        if super::chunk::is_corpus(f) {
+        if super::corpus::is_corpus(f) {
             samples.extend(corpus_samples(
                 f,
                 limits,

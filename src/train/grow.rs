@@ -184,7 +184,7 @@ pub fn grow_corpus(
     stop: &AtomicBool,
 ) -> Result<CorpusStats, String> {
     eval.try_evaluator()?;
-    if super::chunk::is_chunk(path) {
+    if super::corpus::is_chunk(path) {
         return Err(format!(
             "{}: is a sealed chunk and is never written; play into an open .games file \
              (corpus/open/SERIES.games) and seal it (`mollett corpus seal`)",

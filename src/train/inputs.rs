@@ -53,7 +53,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
 /// [`read_samples`], with a tournament game's positions before 24 empties
 /// labelled as `early` says.
 pub fn read_samples_labelled(path: &Path, early: wthor::EarlyLabel) -> Result<Vec<Sample>, String> {
-    if super::chunk::is_corpus(path) {
+    if super::corpus::is_corpus(path) {
         return corpus_samples(path, &GameLimits::default(), Positions::All, false);
     }
     if path
@@ -144,7 +144,7 @@ pub fn corpus_samples(
         eprintln!("{}: {s} (skipped)", path.display());
     }
     if let Some(below) = limits.below(c.header.variant) {
-        let start = super::chunk::chunk_range(&c.header).map_or(0, |(first, _)| first);
+        let start = super::corpus::chunk_range(&c.header).map_or(0, |(first, _)| first);
         let (end, missing) = missing_below(&c.games, start, below);
         c.games.retain(|g| g.index < below);
         if missing > 0 {

@@ -196,7 +196,7 @@ pub const PROBCUT_MIN_DEPTH: u32 = 3;
 /// it: without this, scores read too high after an odd number of plies and
 /// too low after an even number, and a GUI's evaluation column zigzags.
 /// `mollett swing` measured it with the third learned weight set (issue 13,
-/// docs/training-history.md): without it, at 20-22 empties odd depths read +1.0 to
+/// docs/history.md, "Training rounds"): without it, at 20-22 empties odd depths read +1.0 to
 /// +1.8 discs and even depths -1.0 to -1.2 against exact results, and the
 /// mean |v(d) - v(d-1)| at 30-40 empties (d = 6..12) was 2.71 discs; with
 /// 1.3 discs every depth is within 0.35 discs of the exact results and the

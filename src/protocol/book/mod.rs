@@ -135,7 +135,10 @@ pub fn choose(hits: &[Hit], randomness: f64, rng: &mut Rng) -> Option<Hit> {
 /// one a variant; an empty file is no book.
 const SHIPPED: [(Variant, &[u8]); 2] = [
     (Variant::Modern, include_bytes!("modern-53faafc95f30.book")),
-    (Variant::Classic, include_bytes!("classic-dc92c3fb5115.book")),
+    (
+        Variant::Classic,
+        include_bytes!("classic-dc92c3fb5115.book"),
+    ),
 ];
 
 /// The shipped book of `variant`, checked on its first use (not at

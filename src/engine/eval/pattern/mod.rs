@@ -261,7 +261,7 @@ impl Evaluator for EmbeddedEval {
 
 /// ProbCut's error model, fitted for the third weight set by
 /// `mollett probcut corpus/chunks/modern-1-000.games.zst corpus/chunks/classic-1-000.games.zst --eval learned --positions 300 --max-depth 10 --seed 1`
-/// (docs/training-history.md) and kept for the fourth (the shipped classic set):
+/// (docs/history.md, "Training rounds") and kept for the fourth (the shipped classic set):
 /// the same command with the fourth set gave base 1.7348, per_depth 0.1828,
 /// per_shallow -0.3629, per_empty 0.0081 (sigma 2.39 discs against 2.30 at
 /// depth 10, shallow 4, 35 empties), and the fourth set won its classic
