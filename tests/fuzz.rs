@@ -14,7 +14,7 @@ use mollett::rules::ggf::parse_all;
 use mollett::rules::moveline::{moves_text, parse_moves};
 use mollett::rules::obf;
 use mollett::tournament::openings::{self, Opening};
-use mollett::tournament::record::{GameRecord, Outcome};
+use mollett::tournament::results::{GameRecord, Outcome};
 use mollett::tournament::Reason;
 use mollett::train::corpus::{self, CorpusGame, MAGIC};
 use mollett::train::Sample;

@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use mollett::tournament::record::{GameRecord, Outcome};
 use mollett::tournament::report::Report;
+use mollett::tournament::results::{GameRecord, Outcome};
 use mollett::tournament::stats::Sprt;
 use mollett::tournament::Reason;
 use std::collections::HashSet;

@@ -1,10 +1,10 @@
 //! The HTTP side: the rooms API, the WebSocket upgrade, and the board site
 //! (static files, gzip where the browser accepts it).
 
+use crate::download;
 use crate::event::ClockSpec;
 use crate::hub::Hub;
 use crate::ids::looks_like_id;
-use crate::record;
 use crate::wire::MAX_FRAME;
 use axum::body::Bytes;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -133,14 +133,14 @@ async fn room_state(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Resp
 }
 
 async fn game_txt(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match room_id(&id).and_then(|id| hub.with_room(id, record::transcript)) {
+    match room_id(&id).and_then(|id| hub.with_room(id, download::transcript)) {
         Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
         None => no_room(),
     }
 }
 
 async fn game_ggf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match room_id(&id).and_then(|id| hub.with_room(id, |r| (r.game_no, record::ggf(r)))) {
+    match room_id(&id).and_then(|id| hub.with_room(id, |r| (r.game_no, download::ggf(r)))) {
         Some((game, text)) => (
             [
                 (header::CONTENT_TYPE, "application/octet-stream".to_string()),

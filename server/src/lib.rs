@@ -6,11 +6,11 @@
 //! [`store`] / [`sqlite`] (durability); [`hub`] (live rooms: lock, store,
 //! apply, publish; flag timers); [`wire`], [`ws`] and [`http`] (the network).
 
+pub mod download;
 pub mod event;
 pub mod http;
 pub mod hub;
 pub mod ids;
-pub mod record;
 pub mod room;
 pub mod sqlite;
 pub mod store;

@@ -148,7 +148,7 @@ fn result_files<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> Vec<(PathBu
             [
                 (f.clone(), "a result file".to_string()),
                 (
-                    mollett::tournament::record_ggf::ggf_path(f),
+                    mollett::tournament::results_ggf::ggf_path(f),
                     format!("the GGF record of the result file {}", f.display()),
                 ),
             ]

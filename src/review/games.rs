@@ -8,7 +8,7 @@ use crate::rules::moveline::parse_moves;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use crate::rules::wthor;
-use crate::tournament::record::read_result_file;
+use crate::tournament::results::read_result_file;
 use std::path::Path;
 
 /// A game to review: where it comes from, who played it, what was played.

@@ -1,7 +1,7 @@
 //! The numbers of a two-engine match from the first engine's view (W/D/L,
 //! pairs, disc margin) and its SPRT log-likelihood ratio.
 
-use super::record::GameRecord;
+use super::results::GameRecord;
 use super::stats::{Pentanomial, Sprt, Wdl};
 use super::types::Reason;
 use std::collections::{BTreeMap, HashMap};

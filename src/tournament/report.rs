@@ -2,7 +2,7 @@
 //! a cross table and maximum-likelihood ratings for a tournament.
 
 use super::matchup::Matchup;
-use super::record::GameRecord;
+use super::results::GameRecord;
 use super::stats::{ml_ratings, Sprt, Verdict, Wdl};
 use super::types::Reason;
 use std::collections::{BTreeMap, HashMap};
@@ -444,7 +444,7 @@ pub fn read_files(files: &[std::path::PathBuf]) -> Result<ReadFiles, String> {
     // (file of the first game with the index, file of a different one) -> games.
     let mut clashes: BTreeMap<(usize, usize), usize> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
-        let file = super::record::read_result_file(f)?;
+        let file = super::results::read_result_file(f)?;
         skipped.extend(file.skipped);
         for r in file.records {
             let same = by_index.entry(r.index).or_default();

@@ -1,10 +1,10 @@
 //! The report as one self-contained HTML page (`--html`): the text report's figures, plots, the games.
 
-use super::record::GameRecord;
-use super::record_ggf::{ggf_path, match_details, read_ggf_file};
 use super::report::{dedup, elo_text, verdict_text, Figure, Report};
 use super::report_plots as plots;
 use super::report_series::Series;
+use super::results::GameRecord;
+use super::results_ggf::{ggf_path, match_details, read_ggf_file};
 use super::stats::ml_rating_margins;
 use crate::rules::color::Variant;
 use crate::rules::ggf::GgfGame;

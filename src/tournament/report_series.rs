@@ -1,7 +1,7 @@
 //! The report page's data: the figures after each game, scores by opening and colour, discs, times, values.
 
 use super::matchup::Matchup;
-use super::record::GameRecord;
+use super::results::GameRecord;
 use super::stats::Sprt;
 use super::types::Reason;
 use crate::rules::color::Color;

@@ -2,16 +2,16 @@
 //! finished games recorded as they come, progress on stderr and the SPRT stop.
 
 use super::config::Config;
+use super::game_loop::{game_loop, preflight};
 use super::matchup::Matchup;
 use super::openings::Opening;
-use super::record::{parse_results, GameRecord};
-use super::record_ggf::{ggf_path, ggf_record, reconcile_ggf};
 use super::referee::Played;
 use super::report::{elo_with_interval, Report};
+use super::results::{parse_results, GameRecord};
+use super::results_ggf::{ggf_path, ggf_record, reconcile_ggf};
 use super::schedule::{pair_count, run_openings, shard_games, ScheduledGame};
 use super::stats::Verdict;
 use super::types::TimeControl;
-use super::worker::{preflight, worker};
 use crate::files::Writer;
 use crate::rules::color::Variant;
 use crate::rules::ggf::GgfGame;
@@ -229,7 +229,7 @@ fn start_workers(
         );
         let cfg = cfg.clone();
         workers.push(std::thread::spawn(move || {
-            worker(&cfg, &queue, &openings, &stop, &abort, &tx)
+            game_loop(&cfg, &queue, &openings, &stop, &abort, &tx)
         }));
     }
     (rx, workers)

@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use mollett::tournament::client::{EngineProcess, EngineSpec};
-use mollett::tournament::record::{read_results, GameRecord};
 use mollett::tournament::referee::{self, RefereeLimits};
+use mollett::tournament::results::{read_results, GameRecord};
 use mollett::tournament::types::{Reason, TimeControl};
 use mollett::{Color, Game, Move, Position, Variant};
 use std::path::{Path, PathBuf};

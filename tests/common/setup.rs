@@ -2,7 +2,7 @@
 //! and the command line that plays them.
 
 use super::gtp::{fake, mollett, mollett_bin, mollett_ok, results, RHINO};
-use mollett::tournament::record::GameRecord;
+use mollett::tournament::results::GameRecord;
 use std::fmt;
 use std::path::Path;
 use std::process::{Command, Output};

@@ -1,7 +1,7 @@
 //! The GGF twin of a result file (`FILE.ggf`, which NBoard opens): one GGF
 //! game record per finished game, reconciled with the result file on resume.
 
-use super::record::{GameRecord, Outcome};
+use super::results::{GameRecord, Outcome};
 use super::types::{Reason, TimeControl, MAX_MOVE_VALUE};
 use crate::rules::color::Variant;
 use crate::rules::ggf::{ggf_game, GgfGame};

@@ -1,5 +1,5 @@
-//! The runner's workers: each takes games off the shared queue and plays
-//! them with engine processes of its own; and the preflight that starts
+//! The runner's game threads: each loops taking games off the shared queue
+//! and playing them with engine processes of its own; and the preflight that starts
 //! every engine once before a run.
 
 use super::client::EngineProcess;
@@ -75,8 +75,8 @@ fn not_started(start: Position, side: Color, detail: String) -> Played {
     }
 }
 
-/// One worker: takes games off the queue and plays them with its own processes.
-pub(super) fn worker(
+/// One game thread: takes games off the queue and plays them with its own processes.
+pub(super) fn game_loop(
     cfg: &Config,
     queue: &Mutex<VecDeque<ScheduledGame>>,
     openings: &[Opening],
