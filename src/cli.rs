@@ -15,7 +15,6 @@ mod games;
 mod measure;
 mod parsers;
 mod room_play;
-mod room_wire;
 mod sprt;
 mod train;
 

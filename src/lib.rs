@@ -1,9 +1,10 @@
 //! Mollett: a Reversi engine for modern (Othello) and classic (1880s) rules.
 //!
 //! The modules are layers, [`rules`] < [`engine`] < [`protocol`] <
-//! [`tournament`] < [`review`] < [`train`], each importing only those before
-//! it (`tests/layers.rs` checks it; `docs/architecture.md` says what each
-//! holds). [`rng`], [`files`] and [`clock`] are leaves any layer may use.
+//! [`tournament`] < [`rooms`] < [`review`] < [`train`], each importing only
+//! those before it (`tests/layers.rs` checks it; `docs/architecture.md` says
+//! what each holds). [`rng`], [`files`] and [`clock`] are leaves any layer
+//! may use.
 
 pub mod clock;
 pub mod engine;
@@ -14,6 +15,8 @@ pub mod rules;
 // The tools run engine processes and write files: not in the browser build.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod review;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod rooms;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod tournament;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,17 +1,18 @@
 //! The architecture, kept: each layer of `src/` imports only the layers
-//! below it (rules < engine < protocol < tournament < review < train), no two
-//! modules import each other, and no module imports its parent (a folder's
-//! `mod.rs`). `rng`, `files` and `clock` are leaves any layer may use.
+//! below it (rules < engine < protocol < tournament < rooms < review <
+//! train), no two modules import each other, and no module imports its
+//! parent (a folder's `mod.rs`). `rng`, `files` and `clock` are leaves any layer may use.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first; a module's layer is its first path segment.
-const LAYERS: [&str; 6] = [
+const LAYERS: [&str; 7] = [
     "rules",
     "engine",
     "protocol",
     "tournament",
+    "rooms",
     "review",
     "train",
 ];

@@ -1,37 +1,45 @@
-//! `mollett room-play` refuses what it cannot play with one line on stderr
-//! and exit status 2, before starting any engine: a link that is not a
-//! room, a server that cannot be reached, a room the server does not have,
-//! a server that is not a room server. (Whole games through a real server
-//! are tests/browser/test_rooms.py.)
+//! `mollett room-play`: its refusals, each one line on stderr and exit
+//! status 2 (a link that is not a room, a server that cannot be reached, a
+//! room the server does not have, a server that is not a room server, a
+//! full room); and its engine started and heard from before it takes a
+//! seat. (Games against a browser are tests/browser/test_rooms.py.)
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::process::{Command, Output, Stdio};
+use mollett::rooms::wire::{ClientIn, ClientOut, Seat, State, Status};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+use tungstenite::WebSocket;
 
 const ROOM: &str = "0123456789abcdef0123456789abcdef";
+const MOLLETT: &str = env!("CARGO_BIN_EXE_mollett");
 
-fn room_play(link: &str) -> Output {
-    // An engine that would fail if it were ever started: the refusals come first.
-    Command::new(env!("CARGO_BIN_EXE_mollett"))
-        .args([
-            "room-play",
-            "--room",
-            link,
-            "--engine",
-            "cmd=/nonexistent/engine",
-        ])
+fn room_play(args: &[&str]) -> Output {
+    Command::new(MOLLETT)
+        .arg("room-play")
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .expect("run mollett")
 }
 
-fn assert_refused(link: &str, what: &str) {
-    let o = room_play(link);
+/// room-play with an engine that would fail if it were ever started: the
+/// refusals about the room come first.
+fn room_play_link(link: &str) -> Output {
+    room_play(&["--room", link, "--engine", "cmd=/nonexistent/engine"])
+}
+
+fn assert_refused_with(o: &Output, what: &str, case: &str) {
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{link}: {err}");
-    assert_eq!(err.lines().count(), 1, "{link}: one line, got {err:?}");
-    assert!(err.contains(what), "{link}: {err:?} should say {what:?}");
-    assert!(o.stdout.is_empty(), "{link}: stdout stays quiet");
+    assert_eq!(o.status.code(), Some(2), "{case}: {err}");
+    assert_eq!(err.lines().count(), 1, "{case}: one line, got {err:?}");
+    assert!(err.contains(what), "{case}: {err:?} should say {what:?}");
+    assert!(o.stdout.is_empty(), "{case}: stdout stays quiet");
+}
+
+fn assert_refused(link: &str, what: &str) {
+    assert_refused_with(&room_play_link(link), what, link);
 }
 
 /// A one-shot HTTP server on a free loopback port answering every request
@@ -50,29 +58,49 @@ fn answering(answer: &'static str) -> String {
     addr
 }
 
+/// A loopback port nothing listens on (free a moment ago).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 #[test]
 fn links_that_are_not_rooms_are_refused() {
     assert_refused("127.0.0.1:8000", "not a room link");
     assert_refused("http://127.0.0.1:8000/", "no room id");
     assert_refused("http://127.0.0.1:8000/?room=new", "32 hexadecimal digits");
-    assert_refused(
-        &format!("https://example.org/?room={ROOM}"),
-        "https is not supported",
-    );
+    assert_refused(&format!("ftp://example.org/?room={ROOM}"), "not http");
+    let plain_with_ca = room_play(&[
+        "--room",
+        &format!("http://127.0.0.1:8000/?room={ROOM}"),
+        "--ca",
+        "/nonexistent/ca.pem",
+        "--engine",
+        "cmd=/nonexistent/engine",
+    ]);
+    assert_refused_with(&plain_with_ca, "--ca is for https://", "--ca on http");
+    let missing_ca = room_play(&[
+        "--room",
+        &format!("https://127.0.0.1:8000/?room={ROOM}"),
+        "--ca",
+        "/nonexistent/ca.pem",
+        "--engine",
+        "cmd=/nonexistent/engine",
+    ]);
+    assert_refused_with(&missing_ca, "--ca /nonexistent/ca.pem", "missing --ca");
 }
 
 #[test]
 fn an_unreachable_server_is_refused() {
-    // A port that was free a moment ago: nothing listens there.
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    assert_refused(
-        &format!("http://127.0.0.1:{port}/?room={ROOM}"),
-        "cannot reach the room server",
-    );
+    for scheme in ["http", "https"] {
+        assert_refused(
+            &format!("{scheme}://127.0.0.1:{}/?room={ROOM}", free_port()),
+            "cannot reach the room server at 127.0.0.1:",
+        );
+    }
 }
 
 #[test]
@@ -83,5 +111,188 @@ fn a_room_the_server_lacks_or_a_server_without_rooms_is_refused() {
     assert_refused(
         &format!("http://{plain}/?room={ROOM}"),
         "is not a room server",
+    );
+    // An https link to a server that speaks plain HTTP.
+    assert_refused(
+        &format!("https://{plain}/?room={ROOM}"),
+        "does not speak TLS",
+    );
+}
+
+/// `mollett-server`, built beside `mollett` (`cargo test` builds both; a
+/// lone `--test room_play` may not, so it is built here then).
+fn server_bin() -> PathBuf {
+    let dir = Path::new(MOLLETT).parent().expect("the binary's folder");
+    let bin = dir.join("mollett-server");
+    if !bin.exists() {
+        let profile = match dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") => "dev",
+            Some(p) => p,
+            None => "dev",
+        };
+        let _ = Command::new(env!("CARGO"))
+            .args(["build", "--profile", profile, "-p", "mollett-server"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status();
+        assert!(
+            bin.exists(),
+            "no {}: cargo build --profile {profile} -p mollett-server",
+            bin.display()
+        );
+    }
+    bin
+}
+
+/// A child process killed when dropped (a failed assertion included).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// mollett-server on a free loopback port, its database in a folder of its own.
+struct Server {
+    addr: String,
+    _child: Running,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(server_bin())
+            .args(["--addr", "127.0.0.1:0", "--db"])
+            .arg(dir.path().join("rooms.db"))
+            .arg("--site")
+            .arg(dir.path())
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start mollett-server");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let err = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let child = Running(child);
+        let addr = loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("mollett-server says where it listens");
+            if let Some(rest) = line.split("listening on http://").nth(1) {
+                break rest.trim_end_matches('/').to_string();
+            }
+        };
+        Server {
+            addr,
+            _child: child,
+            _dir: dir,
+        }
+    }
+
+    /// One HTTP/1.1 request: the status line and the body.
+    fn http(&self, request: &str, body: &str) -> (String, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            s,
+            "{request} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        let status = head.lines().next().unwrap().to_string();
+        (status, body.to_string())
+    }
+
+    /// A modern room without a clock, its creator black: (room, black's token).
+    fn create_room(&self) -> (String, String) {
+        let body = r#"{"variant":"modern","color":"black","clock":null}"#;
+        let (status, json) = self.http("POST /api/rooms", body);
+        assert!(status.starts_with("HTTP/1.1 201"), "{status}: {json}");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        (
+            v["room"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    /// The room's state as `GET /api/rooms/ID` tells it.
+    fn room(&self, room: &str) -> State {
+        let (status, json) = self.http(&format!("GET /api/rooms/{room}"), "");
+        assert!(status.starts_with("HTTP/1.1 200"), "{status}: {json}");
+        serde_json::from_str(&json).unwrap()
+    }
+}
+
+type Socket = WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
+
+/// A seat of the test's own, straight to the server: hello and its welcome.
+fn join(addr: &str, room: &str, token: Option<&str>) -> (Socket, Seat, State) {
+    let (mut ws, _) = tungstenite::connect(format!("ws://{addr}/ws/{room}")).unwrap();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    }
+    send(
+        &mut ws,
+        &ClientIn::Hello {
+            token: token.map(str::to_string),
+        },
+    );
+    match read(&mut ws) {
+        ClientOut::Welcome { seat, state, .. } => (ws, seat, state),
+        other => panic!("hello answered with {other:?}"),
+    }
+}
+
+fn send(ws: &mut Socket, msg: &ClientIn) {
+    ws.send(tungstenite::Message::text(
+        serde_json::to_string(msg).unwrap(),
+    ))
+    .unwrap();
+}
+
+fn read(ws: &mut Socket) -> ClientOut {
+    loop {
+        if let tungstenite::Message::Text(t) = ws.read().expect("the room's next message") {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_engine_that_cannot_start_takes_no_seat() {
+    let server = Server::start();
+    let (room, _black) = server.create_room();
+    let link = format!("http://{}/?room={room}", server.addr);
+    // A program that does not exist, and one that starts and exits without
+    // a word: neither is an engine, and the friend's seat stays free.
+    assert_refused(&link, "cannot start '/nonexistent/engine'");
+    assert!(!server.room(&room).seats.white.taken, "no seat taken");
+    let o = room_play(&["--room", &link, "--engine", "cmd=true"]);
+    assert!(!server.room(&room).seats.white.taken, "no seat taken");
+    assert_refused_with(&o, "(no seat was taken)", "an engine that never answers");
+    let (_friend, seat, state) = join(&server.addr, &room, None);
+    assert_eq!(seat, Seat::White, "the friend's link takes the free seat");
+    assert_eq!(state.status, Status::Playing);
+    // Now the room is full: a working engine is refused a seat, once.
+    let full = room_play(&["--room", &link, "--engine", &format!("cmd={MOLLETT}")]);
+    assert_refused_with(
+        &full,
+        &format!("room {room} has no free seat"),
+        "a full room",
+    );
+    assert_refused(
+        &format!("http://{}/?room={ROOM}", server.addr),
+        &format!("no such room at {}", server.addr),
     );
 }
