@@ -344,8 +344,11 @@ impl Room {
         let first = self.game.start().side;
         let moves = self.game.moves();
         // Plies alternate from the start's side to move, passes included.
-        let by = |i: usize| if i % 2 == 0 { first } else { first.other() };
-        match (0..moves.len()).rev().find(|&i| by(i) == asker && moves[i] != Move::Pass) {
+        let by = |i: usize| if i.is_multiple_of(2) { first } else { first.other() };
+        match (0..moves.len())
+            .rev()
+            .find(|&i| by(i) == asker && moves[i] != Move::Pass)
+        {
             Some(i) => moves.len() - i,
             None => 0,
         }

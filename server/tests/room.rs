@@ -411,9 +411,11 @@ fn a_takeback_gives_the_asker_the_move_with_their_own_last_move_gone() {
         t.play(m).unwrap();
     }
     let after = |moves: &[&str]| {
-        moves.iter().fold(Position::start(Variant::Modern, Color::Black), |p, m| {
-            p.play(Move::Place(sq(m))).unwrap()
-        })
+        moves
+            .iter()
+            .fold(Position::start(Variant::Modern, Color::Black), |p, m| {
+                p.play(Move::Place(sq(m))).unwrap()
+            })
     };
     // Black asks on its own turn: white's d3 and black's own c3 go.
     t.send(B, Command::Undo).unwrap();
@@ -423,14 +425,20 @@ fn a_takeback_gives_the_asker_the_move_with_their_own_last_move_gone() {
     assert_eq!(*t.room.game.position(), after(&["f5", "d6"]));
     assert_eq!(
         t.room.takeback,
-        Some((Color::Black, vec![Move::Place(sq("c3")), Move::Place(sq("d3"))]))
+        Some((
+            Color::Black,
+            vec![Move::Place(sq("c3")), Move::Place(sq("d3"))]
+        ))
     );
     // Just after its own move, only that move goes.
     t.play("c3").unwrap();
     assert_eq!(t.room.takeback, None, "a move ends the takeback's message");
     t.send(B, Command::Undo).unwrap();
     t.send(W, Command::UndoAnswer { accept: true }).unwrap();
-    assert_eq!((t.moves().as_str(), t.room.to_move()), ("f5 d6", Color::Black));
+    assert_eq!(
+        (t.moves().as_str(), t.room.to_move()),
+        ("f5 d6", Color::Black)
+    );
     assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
     let state = mollett_server::wire::state(&t.room, Default::default(), t.now);
     assert_eq!(
