@@ -78,6 +78,14 @@ async fn main() {
 }
 
 async fn run(args: Args) -> Result<(), String> {
+    // A client answers each ping at once and is silent until the next: a
+    // timeout within one interval would close every connection.
+    if args.ping_timeout <= args.ping_every {
+        return Err(format!(
+            "--ping-timeout {} must be longer than --ping-every {}",
+            args.ping_timeout, args.ping_every
+        ));
+    }
     if !args.site.join("index.html").is_file() {
         log::warn!(
             "{}: no index.html (build the site with scripts/web/build.sh); rooms work without it",
