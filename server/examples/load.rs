@@ -1,15 +1,22 @@
-//! Load benchmark (not a test; BENCHMARKS.md, row "rooms"): starts the
-//! server binary on loopback with a fresh database, opens ROOMS rooms at
-//! once with two WebSocket clients each, and plays whole random legal games
-//! (each client picks a random square of `legal`). Reports moves a second,
-//! the latency from one seat's move to the other seat receiving the state
-//! (median, p99), the server's peak RSS and the database size. Then, with
-//! `--kill`, a second run whose server is killed with kill -9 mid-load and
-//! started again: games and moves the clients were told of but the
-//! restarted server lacks are counted.
+//! Load and attack benchmark (not a test; docs/rooms.md "Speed and size"
+//! and "Limits"): starts the server binary on loopback with a fresh
+//! database, opens ROOMS rooms at once with two WebSocket clients each
+//! (each room's two players from an address of their own in 127.0.0.0/8,
+//! as people are), optionally SPECTATORS more watching room 0, and plays
+//! whole random legal games (each client picks a random square of
+//! `legal`). Reports moves a second, the latency from one seat's move to
+//! the other seat receiving the state (median, p99; room 0's players
+//! apart), the server's peak RSS and the database size. With `--kill`, a
+//! second run whose server is killed with kill -9 mid-load and started
+//! again: games and moves the clients were told of but the restarted
+//! server lacks are counted. With `--attack N`, a run whose server is held
+//! to 1,024 open files while N idle sockets from 127.0.0.1 (half WebSocket
+//! upgrades that never say hello, half HTTP requests never finished,
+//! reopened as they are closed) try to take it, and a player pair from
+//! another address makes a room and plays a game.
 //!
-//!     cargo build --release -p mollett-server
-//!     cargo run --release -p mollett-server --example load -- [--rooms 1000] [--think MS] [--kill]
+//!     cargo build --release -p mollett-server --example load
+//!     target/release/examples/load [--rooms 1000] [--think MS] [--spectators 300] [--kill] [--attack 1200]
 //!
 //! Without `--think` every client moves the moment it may, so the server is
 //! saturated and the latency is mostly queueing (1,000 rooms / moves a
@@ -20,13 +27,14 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{create, get_state, scratch, Client};
+use common::{get_state, http_from, scratch, Client};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -39,11 +47,27 @@ struct Server {
 }
 
 fn start(bin: &Path, db: &Path, site: &Path) -> Server {
-    let mut child = Command::new(bin)
+    start_with(bin, db, site, None, &[])
+}
+
+/// The server, with its open-file limit held to `files` (soft and hard,
+/// as a default system would) and `extra` flags.
+fn start_with(bin: &Path, db: &Path, site: &Path, files: Option<u32>, extra: &[&str]) -> Server {
+    let mut cmd = match files {
+        Some(n) => {
+            let mut c = Command::new("sh");
+            c.args(["-c", &format!("ulimit -n {n} && exec \"$0\" \"$@\"")])
+                .arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
+    let mut child = cmd
         .args(["--addr", "127.0.0.1:0", "--db"])
         .arg(db)
         .arg("--site")
         .arg(site)
+        .args(extra)
         .env("RUST_LOG", "warn")
         .stderr(Stdio::piped())
         .spawn()
@@ -86,10 +110,56 @@ struct Seen {
 #[derive(Default)]
 struct Totals {
     latencies_us: Vec<u64>,
+    /// Room 0's (the one with the spectators).
+    watched_us: Vec<u64>,
     moves: u64,
+    /// Moves sent again after a `rate-limited` answer.
+    resent: u64,
+}
+
+/// Room `i`'s players' address: two connections and one room an address,
+/// so the per-address limits see people, not one benchmark.
+fn player_address(i: usize) -> String {
+    format!("127.1.{}.{}", i / 250, i % 250 + 1)
+}
+
+/// The `pct` percentile of `v` (sorted here) in milliseconds.
+fn percentile(v: &mut [u64], pct: f64) -> f64 {
+    v.sort_unstable();
+    v.get(((v.len() as f64 - 1.0) * pct) as usize)
+        .copied()
+        .unwrap_or(0) as f64
+        / 1000.0
+}
+
+/// `POST /api/rooms` from `from`: the room and the creator's token.
+async fn make_room(addr: SocketAddr, from: &str, variant: &str) -> (String, String) {
+    let body = json!({"variant": variant, "color": "black"}).to_string();
+    let json = "Content-Type: application/json\r\n";
+    let (status, _, answer) = http_from(addr, from, "POST", "/api/rooms", json, &body).await;
+    assert_eq!(status, 201, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    (
+        v["room"].as_str().unwrap().into(),
+        v["token"].as_str().unwrap().into(),
+    )
+}
+
+/// Joins from `from` with `token`: the client and its welcome.
+async fn join_from(
+    addr: SocketAddr,
+    room: &str,
+    from: &str,
+    token: Option<&str>,
+) -> (Client, Value) {
+    let mut c = Client::connect_from(addr, room, from).await;
+    c.send(json!({"type": "hello", "token": token})).await;
+    let w = c.recv_type("welcome").await;
+    (c, w)
 }
 
 /// One seat's client: plays a random legal square whenever it is to move.
+#[allow(clippy::too_many_arguments)] // a benchmark's task: its settings spelled out
 async fn seat(
     mut c: Client,
     me: &'static str,
@@ -98,6 +168,7 @@ async fn seat(
     totals: Arc<Mutex<Totals>>,
     seed: u64,
     think_ms: u64,
+    watched: bool,
 ) {
     let mut rng = seed | 1;
     let mut state = first;
@@ -115,11 +186,12 @@ async fn seat(
             if let Some((t, by)) = s.sent {
                 if by != me {
                     s.sent = None;
-                    totals
-                        .lock()
-                        .unwrap()
-                        .latencies_us
-                        .push(t.elapsed().as_micros() as u64);
+                    let us = t.elapsed().as_micros() as u64;
+                    let mut totals = totals.lock().unwrap();
+                    totals.latencies_us.push(us);
+                    if watched {
+                        totals.watched_us.push(us);
+                    }
                 }
             }
         }
@@ -154,6 +226,13 @@ async fn seat(
                     state = v["state"].clone();
                     break;
                 }
+                // Quicker than a client may send (20 a second): again, shortly.
+                Some(v) if v["code"] == "rate-limited" => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    moved_at = None;
+                    totals.lock().unwrap().resent += 1;
+                    break;
+                }
                 Some(v) if v["type"] == "error" => panic!("{me}: {v}"),
                 Some(_) => continue,
                 None => return, // the server went away (the kill run)
@@ -174,6 +253,7 @@ async fn run(
     server: &mut Server,
     rooms: usize,
     think_ms: u64,
+    spectators: usize,
     kill_after: Option<Duration>,
 ) -> Run {
     let addr = server.addr;
@@ -181,12 +261,35 @@ async fn run(
     let mut clients = Vec::new();
     for i in 0..rooms {
         let variant = if i % 2 == 0 { "modern" } else { "classic" };
-        let (room, _, token) = create(addr, variant, "black", Value::Null).await;
-        let (b, _) = Client::join(addr, &room, Some(&token)).await;
-        let (w, welcome) = Client::join(addr, &room, None).await;
+        let from = player_address(i);
+        let (room, token) = make_room(addr, &from, variant).await;
+        let (b, _) = join_from(addr, &room, &from, Some(&token)).await;
+        let (w, welcome) = join_from(addr, &room, &from, None).await;
         clients.push((room, b, w, welcome["state"].clone()));
     }
-    eprintln!("{rooms} rooms open, {} connections; playing", 2 * rooms);
+    // Room 0's watchers, ten an address; each reads every frame until the
+    // game ends (a watcher that stopped reading would be cut off).
+    let mut watchers = Vec::new();
+    if let Some((room0, ..)) = clients.first() {
+        for j in 0..spectators {
+            let from = format!("127.2.{}.{}", j / 2500, j / 10 % 250 + 1);
+            let (mut c, _) = join_from(addr, room0, &from, None).await;
+            watchers.push(tokio::spawn(async move {
+                let mut frames = 0u64;
+                while let Some(v) = c.next_within(Duration::from_secs(60)).await {
+                    frames += 1;
+                    if v["type"] == "state" && v["state"]["status"] == "over" {
+                        break;
+                    }
+                }
+                frames
+            }));
+        }
+    }
+    eprintln!(
+        "{rooms} rooms open, {} connections ({spectators} watching room 0); playing",
+        2 * rooms + spectators
+    );
     let started = Instant::now();
     let mut tasks = Vec::new();
     let mut out = Vec::new();
@@ -201,6 +304,7 @@ async fn run(
             totals.clone(),
             seed,
             think_ms,
+            i == 0,
         )));
         tasks.push(tokio::spawn(seat(
             w,
@@ -210,6 +314,7 @@ async fn run(
             totals.clone(),
             seed ^ 0xFF,
             think_ms,
+            i == 0,
         )));
         out.push((room, seen));
     }
@@ -226,6 +331,11 @@ async fn run(
             tokio::time::timeout(LIMIT, all)
                 .await
                 .expect("the games end in time");
+            let frames = futures_util::future::join_all(watchers).await;
+            let frames: u64 = frames.into_iter().map(|f| f.unwrap_or(0)).sum();
+            if spectators > 0 {
+                eprintln!("room 0's {spectators} watchers got {frames} frames in all");
+            }
         }
     }
     Run {
@@ -246,6 +356,165 @@ fn arg(name: &str) -> Option<String> {
         .and_then(|i| args.get(i + 1).cloned())
 }
 
+/// What the attackers' sockets met.
+#[derive(Default)]
+struct Siege {
+    /// Answered 429 (too many from one address) or 503 (server full) at once.
+    refused: AtomicU64,
+    /// Upgraded, then closed for saying no hello.
+    no_hello: AtomicU64,
+    /// Half-sent requests closed by the header time limit.
+    cut: AtomicU64,
+    /// Closed at once without an answer (past the refusals being written).
+    dropped: AtomicU64,
+    /// Still open when the run ended.
+    held: AtomicU64,
+}
+
+/// One attacker socket from 127.0.0.1, reopened as it is closed until `stop`.
+async fn besiege(
+    addr: SocketAddr,
+    room: String,
+    websocket: bool,
+    stop: Arc<AtomicBool>,
+    siege: Arc<Siege>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    while !stop.load(Ordering::Relaxed) {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        let Ok(mut s) = socket.connect(addr).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let req = if websocket {
+            format!(
+                "GET /ws/{room} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+        } else {
+            "GET / HTTP/1.1\r\nHost: x\r\n".to_string()
+        };
+        let _ = s.write_all(req.as_bytes()).await;
+        let opened = Instant::now();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 1024];
+        // Until the server closes it (or the run ends).
+        loop {
+            match tokio::time::timeout(Duration::from_millis(500), s.read(&mut buf)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => break,
+                Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+                Err(_) if stop.load(Ordering::Relaxed) => {
+                    siege.held.fetch_add(1, Ordering::Relaxed);
+                    return;
+                }
+                Err(_) => {}
+            }
+        }
+        let head = String::from_utf8_lossy(&got[..got.len().min(12)]).to_string();
+        let counter = if head.starts_with("HTTP/1.1 429") || head.starts_with("HTTP/1.1 503") {
+            &siege.refused
+        } else if head.starts_with("HTTP/1.1 101") {
+            &siege.no_hello
+        } else if opened.elapsed() < Duration::from_secs(1) {
+            &siege.dropped
+        } else {
+            &siege.cut
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The attack run: the server held to 1,024 open files, `n` idle sockets
+/// from 127.0.0.1, and meanwhile a pair from 127.0.0.2 makes a room and
+/// plays a whole game (0 to 2 x `think_ms` a move).
+async fn attack(bin: &Path, n: usize, think_ms: u64) {
+    let (_dir, site, db) = scratch();
+    let server = start_with(bin, &db, &site, Some(1024), &[]);
+    let addr = server.addr;
+    let (target, _) = make_room(addr, "127.0.0.3", "modern").await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let siege = Arc::new(Siege::default());
+    let attackers: Vec<_> = (0..n)
+        .map(|k| {
+            tokio::spawn(besiege(
+                addr,
+                target.clone(),
+                k % 2 == 0,
+                stop.clone(),
+                siege.clone(),
+            ))
+        })
+        .collect();
+    // Let the attack take hold.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let t = Instant::now();
+    let (room, token) = make_room(addr, "127.0.0.2", "modern").await;
+    let made_in = t.elapsed();
+    let (b, _) = join_from(addr, &room, "127.0.0.2", Some(&token)).await;
+    let (w, welcome) = join_from(addr, &room, "127.0.0.2", None).await;
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let totals = Arc::new(Mutex::new(Totals::default()));
+    let first = welcome["state"].clone();
+    let players = futures_util::future::join(
+        seat(
+            b,
+            "black",
+            first.clone(),
+            seen.clone(),
+            totals.clone(),
+            7,
+            think_ms,
+            false,
+        ),
+        seat(
+            w,
+            "white",
+            first,
+            seen.clone(),
+            totals.clone(),
+            11,
+            think_ms,
+            false,
+        ),
+    );
+    tokio::time::timeout(LIMIT, players)
+        .await
+        .expect("the game ends in time");
+    let played = t.elapsed();
+    stop.store(true, Ordering::Relaxed);
+    let _ = futures_util::future::join_all(attackers).await;
+    let mut lat = totals.lock().unwrap().latencies_us.clone();
+    println!(
+        "attack: {n} idle sockets from 127.0.0.1 (half WebSocket without hello, half unfinished requests), \
+         server held to 1024 open files"
+    );
+    println!(
+        "  the other address (127.0.0.2): room made in {:.1} ms, game over {}, {} moves in {:.1} s, \
+         move to other seat median {:.2} ms, p99 {:.2} ms",
+        made_in.as_secs_f64() * 1000.0,
+        seen.lock().unwrap().over,
+        totals.lock().unwrap().moves,
+        played.as_secs_f64(),
+        percentile(&mut lat, 0.5),
+        percentile(&mut lat, 0.99),
+    );
+    println!(
+        "  the attackers' sockets: {} refused at once (429/503), {} closed at once unanswered, \
+         {} WebSockets closed for no hello, {} unfinished requests closed, {} open at the end",
+        siege.refused.load(Ordering::Relaxed),
+        siege.dropped.load(Ordering::Relaxed),
+        siege.no_hello.load(Ordering::Relaxed),
+        siege.cut.load(Ordering::Relaxed),
+        siege.held.load(Ordering::Relaxed),
+    );
+    println!(
+        "  server peak RSS (VmHWM): {:.1} MiB",
+        vm_hwm(server.child.id()) as f64 / 1024.0
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let rooms: usize = arg("--rooms").map_or(1000, |r| r.parse().expect("--rooms N"));
@@ -253,14 +522,21 @@ async fn main() {
     let kill = std::env::args().any(|a| a == "--kill");
     // Each seat waits a random 0..2*think ms before moving (0: as fast as the server answers).
     let think_ms: u64 = arg("--think").map_or(0, |t| t.parse().expect("--think MS"));
+    let spectators: usize = arg("--spectators").map_or(0, |t| t.parse().expect("--spectators N"));
+    let siege: Option<usize> = arg("--attack").map(|t| t.parse().expect("--attack N"));
     let (_dir, site, db) = scratch();
 
     let mut server = start(&bin, &db, &site);
-    let r = run(&mut server, rooms, think_ms, None).await;
+    let r = run(&mut server, rooms, think_ms, spectators, None).await;
     let hwm = vm_hwm(server.child.id());
-    let (moves, mut lat) = {
+    let (moves, resent, mut lat, mut watched) = {
         let t = r.totals.lock().unwrap();
-        (t.moves, t.latencies_us.clone())
+        (
+            t.moves,
+            t.resent,
+            t.latencies_us.clone(),
+            t.watched_us.clone(),
+        )
     };
     lat.sort_unstable();
     let pct = |p: f64| {
@@ -295,12 +571,27 @@ async fn main() {
         pct(0.99),
         lat.len()
     );
+    if spectators > 0 {
+        println!(
+            "room 0 with {spectators} spectators, its players' move to other seat: median {:.2} ms, p99 {:.2} ms ({} samples)",
+            percentile(&mut watched, 0.5),
+            percentile(&mut watched, 0.99),
+            watched.len()
+        );
+    }
+    if resent > 0 {
+        println!("moves sent again after rate-limited: {resent}");
+    }
     println!("server peak RSS (VmHWM): {:.1} MiB", hwm as f64 / 1024.0);
     println!(
         "database: {:.2} MB for {finished} games ({:.2} MB per 1,000)",
         db_bytes as f64 / 1e6,
         db_bytes as f64 / 1e6 * 1000.0 / finished.max(1) as f64
     );
+    if let Some(n) = siege {
+        // A game of about 25 s: past the hello and header time limits.
+        attack(&bin, n, 400).await;
+    }
     if !kill {
         return;
     }
@@ -308,7 +599,7 @@ async fn main() {
     // The kill run: a fresh database, killed at about half the first run's play time.
     let (_dir2, site2, db2) = scratch();
     let mut server = start(&bin, &db2, &site2);
-    let r = run(&mut server, rooms, think_ms, Some(r.play_time / 2)).await;
+    let r = run(&mut server, rooms, think_ms, 0, Some(r.play_time / 2)).await;
     let server = start(&bin, &db2, &site2);
     let (mut games_lost, mut moves_lost, mut acked_total) = (0, 0, 0);
     let mut stored: HashMap<String, usize> = HashMap::new();

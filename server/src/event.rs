@@ -68,6 +68,10 @@ pub enum Event {
     },
     UndoAnswer {
         accept: bool,
+        /// Plies an accepted takeback removed (absent in events stored
+        /// before the takeback rule: those took back the last placement).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plies: Option<u32>,
         at: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         left_ms: Option<[u64; 2]>,

@@ -6,11 +6,10 @@ use crate::event::ClockSpec;
 use crate::hub::Hub;
 use crate::ids::looks_like_id;
 use crate::wire::MAX_FRAME;
-use axum::body::Bytes;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -103,11 +102,83 @@ fn parse_create(body: &[u8]) -> Result<Create, String> {
     Ok((variant, color, clock))
 }
 
-async fn create(State(hub): State<Arc<Hub>>, body: Bytes) -> Response {
+/// Why a request to make a room comes from another site's page: its
+/// `Origin` names a host other than the one it was sent to. Browsers send
+/// `Origin` with every cross-site POST; programs (room-play, curl) send
+/// none and are not refused.
+fn foreign_origin(headers: &HeaderMap) -> Option<String> {
+    let origin = headers.get(header::ORIGIN)?.to_str().unwrap_or("?");
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let authority = origin.split_once("://").map(|(_, a)| a);
+    match (authority, host) {
+        (Some(a), Some(h)) if a.eq_ignore_ascii_case(h) => None,
+        _ => Some(origin.to_string()),
+    }
+}
+
+/// True when the body is declared JSON (a plain HTML form can send only
+/// text/plain, urlencoded or multipart, so this keeps forms out too).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+}
+
+async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    if let Some(origin) = foreign_origin(&parts.headers) {
+        return error(
+            StatusCode::FORBIDDEN,
+            format!("rooms are made from this site's own page, not from {origin}"),
+        );
+    }
+    if !is_json(&parts.headers) {
+        return error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be Content-Type: application/json",
+        );
+    }
+    let within = hub.limits().body_timeout;
+    let body = match tokio::time::timeout(within, axum::body::to_bytes(body, MAX_FRAME)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body may hold {MAX_FRAME} bytes"),
+            )
+        }
+        Err(_) => {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the body did not arrive within {} s", within.as_secs_f64()),
+            )
+        }
+    };
     let (variant, color, clock) = match parse_create(&body) {
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
+    if let Some(peer) = crate::listen::peer(&parts.extensions) {
+        if let Err(wait) = hub.may_make_room(peer.ip()) {
+            let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+            let limits = hub.limits();
+            let mut r = error(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many rooms made from your address ({} at once, then one every {} s); try again in {secs} s",
+                    limits.rooms_burst,
+                    limits.room_every.as_secs_f64()
+                ),
+            );
+            r.headers_mut().insert(
+                header::RETRY_AFTER,
+                secs.to_string().parse().expect("digits"),
+            );
+            return r;
+        }
+    }
     match hub.create(variant, color, clock) {
         Ok((room, seat, token)) => {
             let seat = crate::event::color_name(seat);

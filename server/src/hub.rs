@@ -5,17 +5,23 @@
 //! apply it, then send the new state to every connection of the room. So
 //! nobody is told of a change that a `kill -9` could lose, and every
 //! connection sees the changes of a room in one order.
+//!
+//! The database is the truth and memory a cache (lila-ws): a room with
+//! nobody in it and no clock running is let go after a while and read
+//! back on the next request for it.
 
 use crate::event::{ClockSpec, Event, RoomSpec};
 use crate::ids;
-use crate::room::{Command, Joined, Millis, Room};
+use crate::limits::{Buckets, Limits};
+use crate::room::{Command, Joined, Millis, Room, Status};
 use crate::store::Store;
 use crate::wire::{self, Presence, WireError};
 use mollett::{Color, Variant};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc;
 
 /// Frames queued for one connection; a client this far behind is cut off
@@ -43,9 +49,28 @@ struct Live {
     seq: u64,
     conns: HashMap<u64, Conn>,
     timer: Option<tokio::task::AbortHandle>,
+    /// Someone came or went since the last state sent, and a send of the
+    /// presence is scheduled.
+    presence_due: bool,
+    /// When a request last touched the room (for letting it go).
+    touched: Instant,
+    /// Let go from memory: whoever still holds this copy must look again.
+    gone: bool,
 }
 
 impl Live {
+    fn new(room: Room, seq: u64) -> Live {
+        Live {
+            room,
+            seq,
+            conns: HashMap::new(),
+            timer: None,
+            presence_due: false,
+            touched: Instant::now(),
+            gone: false,
+        }
+    }
+
     fn seat(&self, conn: &Conn) -> Option<Color> {
         self.room.seat_of(conn.token.as_deref())
     }
@@ -76,6 +101,9 @@ pub struct Hub {
     rooms: Mutex<HashMap<String, Arc<Mutex<Live>>>>,
     store: Mutex<Box<dyn Store>>,
     next_conn: AtomicU64,
+    limits: Limits,
+    /// Rooms made, by address (`limits.rooms_burst`, `limits.room_every`).
+    makers: Buckets,
     me: Weak<Hub>,
 }
 
@@ -93,37 +121,147 @@ fn server_error(e: String) -> WireError {
 }
 
 impl Hub {
-    /// The hub with every stored room rebuilt. Call inside the runtime
-    /// (running clocks get their timers).
-    pub fn load(mut store: Box<dyn Store>) -> Result<Arc<Hub>, String> {
+    /// The hub with the default limits ([`Hub::load_with`]).
+    pub fn load(store: Box<dyn Store>) -> Result<Arc<Hub>, String> {
+        Hub::load_with(store, Limits::default())
+    }
+
+    /// The hub, with the stored rooms whose clock was running rebuilt (they
+    /// need their flag timers; the others are read when asked for). Call
+    /// inside the runtime: it starts the timers and the sweep.
+    pub fn load_with(mut store: Box<dyn Store>, limits: Limits) -> Result<Arc<Hub>, String> {
         let stored = store.load_all()?;
         let now = now_ms();
         let hub = Arc::new_cyclic(|me| Hub {
             rooms: Mutex::new(HashMap::new()),
             store: Mutex::new(store),
             next_conn: AtomicU64::new(1),
+            makers: Buckets::new(limits.rooms_burst, limits.room_every),
+            limits,
             me: me.clone(),
         });
         let count = stored.len();
+        let mut running = 0;
         for (spec, events) in stored {
             let mut room = Room::replay(spec, &events);
+            if room.flag_due().is_none() {
+                continue;
+            }
+            running += 1;
             room.resume_clock(now);
             let id = room.spec.id.clone();
-            let live = Arc::new(Mutex::new(Live {
-                room,
-                seq: events.len() as u64,
-                conns: HashMap::new(),
-                timer: None,
-            }));
+            let live = Arc::new(Mutex::new(Live::new(room, events.len() as u64)));
             hub.arm_timer(&id, &mut lock(&live));
             lock(&hub.rooms).insert(id, live);
         }
-        log::info!("{count} rooms loaded");
+        log::info!("{count} rooms stored, {running} with a running clock");
+        let sweeper = Arc::downgrade(&hub);
+        let every = hub.limits.sweep_every;
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                match sweeper.upgrade() {
+                    Some(hub) => hub.sweep(),
+                    None => return,
+                }
+            }
+        });
         Ok(hub)
     }
 
-    fn live(&self, id: &str) -> Option<Arc<Mutex<Live>>> {
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Lets go of the rooms nobody has used for a while (nobody connected,
+    /// no clock running), and of the room makers' full buckets.
+    pub fn sweep(&self) {
+        let mut rooms = lock(&self.rooms);
+        let before = rooms.len();
+        rooms.retain(|_, live| {
+            // A room busy right now is in use.
+            let Ok(mut live) = live.try_lock() else {
+                return true;
+            };
+            let idle = match live.room.status() {
+                Status::Over => self.limits.finished_idle,
+                _ => self.limits.room_idle,
+            };
+            let keep = !live.conns.is_empty()
+                || live.room.flag_due().is_some()
+                || live.touched.elapsed() < idle;
+            if !keep {
+                live.gone = true;
+                if let Some(t) = live.timer.take() {
+                    t.abort();
+                }
+            }
+            keep
+        });
+        let dropped = before - rooms.len();
+        if dropped > 0 {
+            log::info!(
+                "{dropped} idle rooms let go from memory, {} kept",
+                rooms.len()
+            );
+        }
+        drop(rooms);
+        self.makers.prune();
+    }
+
+    /// Rooms in memory now.
+    pub fn rooms_in_memory(&self) -> usize {
+        lock(&self.rooms).len()
+    }
+
+    /// The room if it is in memory (timers and leaving connections: a room
+    /// let go has neither).
+    fn cached(&self, id: &str) -> Option<Arc<Mutex<Live>>> {
         lock(&self.rooms).get(id).cloned()
+    }
+
+    /// The room, read from the database when it is not in memory.
+    fn live(&self, id: &str) -> Option<Arc<Mutex<Live>>> {
+        if let Some(live) = self.cached(id) {
+            return Some(live);
+        }
+        let stored = lock(&self.store).load(id);
+        let (spec, events) = match stored {
+            Ok(Some(r)) => r,
+            Ok(None) => return None,
+            Err(e) => {
+                log::error!("room {id}: {e}");
+                return None;
+            }
+        };
+        // Not resumed: its clock, if any, was stopped when it was let go.
+        let room = Room::replay(spec, &events);
+        let fresh = Arc::new(Mutex::new(Live::new(room, events.len() as u64)));
+        // Another request may have read it meanwhile: one copy wins.
+        Some(
+            lock(&self.rooms)
+                .entry(id.to_string())
+                .or_insert(fresh)
+                .clone(),
+        )
+    }
+
+    /// Runs `f` on the room under its lock, read back first if it was let go.
+    fn with_live<T>(&self, id: &str, f: impl FnOnce(&mut Live) -> T) -> Option<T> {
+        loop {
+            let live = self.live(id)?;
+            let mut live = lock(&live);
+            if live.gone {
+                continue;
+            }
+            live.touched = Instant::now();
+            return Some(f(&mut live));
+        }
+    }
+
+    /// Takes one room-making token for `ip`; `Err` is how long until the next.
+    pub fn may_make_room(&self, ip: IpAddr) -> Result<(), Duration> {
+        self.makers.take(ip)
     }
 
     pub fn exists(&self, id: &str) -> bool {
@@ -132,16 +270,12 @@ impl Hub {
 
     /// Reads a room (for the HTTP answers); `None` when there is no such room.
     pub fn with_room<T>(&self, id: &str, f: impl FnOnce(&Room) -> T) -> Option<T> {
-        let live = self.live(id)?;
-        let live = lock(&live);
-        Some(f(&live.room))
+        self.with_live(id, |live| f(&live.room))
     }
 
     /// The `State` object of a room, as sent on the WebSocket.
     pub fn state(&self, id: &str) -> Option<String> {
-        let live = self.live(id)?;
-        let live = lock(&live);
-        Some(live.state_text(now_ms()))
+        self.with_live(id, |live| live.state_text(now_ms()))
     }
 
     /// A new room whose creator takes `color` (`None`: a coin decides).
@@ -176,13 +310,7 @@ impl Hub {
         let id = spec.id.clone();
         let mut room = Room::new(spec);
         room.apply(&seat);
-        let live = Live {
-            room,
-            seq: 1,
-            conns: HashMap::new(),
-            timer: None,
-        };
-        lock(&self.rooms).insert(id.clone(), Arc::new(Mutex::new(live)));
+        lock(&self.rooms).insert(id.clone(), Arc::new(Mutex::new(Live::new(room, 1))));
         Ok((id, color, token))
     }
 
@@ -200,22 +328,57 @@ impl Hub {
     /// re-arms the flag timer. Returns the state sent.
     fn publish(&self, id: &str, live: &mut Live, now: Millis, except: Option<u64>) -> String {
         let state = live.state_text(now);
+        // One frame per seat kind, made once; the seats' are queued before
+        // the spectators', so a room full of watchers does not delay the
+        // players (p99 move relay with 300 watchers: docs/rooms.md).
+        let frames = [Some(Color::Black), Some(Color::White), None]
+            .map(|seat| wire::state_frame(&state, seat));
+        let frame = |seat: Option<Color>| match seat {
+            Some(c) => frames[c.index()].clone(),
+            None => frames[2].clone(),
+        };
         let mut gone = Vec::new();
-        for (&n, c) in &live.conns {
-            if Some(n) == except {
-                continue;
-            }
-            let frame = wire::state_frame(&state, live.seat(c));
-            if c.tx.try_send(frame).is_err() {
-                gone.push(n);
+        for seats_first in [true, false] {
+            for (&n, c) in &live.conns {
+                let seat = live.seat(c);
+                if Some(n) == except || seat.is_some() != seats_first {
+                    continue;
+                }
+                if c.tx.try_send(frame(seat)).is_err() {
+                    gone.push(n);
+                }
             }
         }
         for n in gone {
             log::info!("room {id}: connection {n} too far behind, cut off");
             live.conns.remove(&n);
         }
+        live.presence_due = false;
         self.arm_timer(id, live);
         state
+    }
+
+    /// Someone came or went: the others are told within
+    /// `limits.presence_delay`, once for all who did meanwhile (a state
+    /// sent for another reason tells them sooner).
+    fn presence_changed(&self, id: &str, live: &mut Live) {
+        if live.presence_due {
+            return;
+        }
+        live.presence_due = true;
+        let hub = self.me.clone();
+        let id = id.to_string();
+        let wait = self.limits.presence_delay;
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let Some(hub) = hub.upgrade() else { return };
+            if let Some(live) = hub.cached(&id) {
+                let mut live = lock(&live);
+                if live.presence_due {
+                    hub.publish(&id, &mut live, now_ms(), None);
+                }
+            }
+        });
     }
 
     /// Applies a flag fall due at `now`, if any (before any request is checked).
@@ -234,22 +397,38 @@ impl Hub {
         token: Option<String>,
         tx: mpsc::Sender<String>,
     ) -> Result<Joining, WireError> {
-        let live = self
-            .live(id)
-            .ok_or_else(|| WireError::new("bad-message", "no such room"))?;
-        let mut live = lock(&live);
+        self.with_live(id, |live| self.join(id, live, token, tx))
+            .unwrap_or_else(|| Err(WireError::new("bad-message", "no such room")))
+    }
+
+    fn join(
+        &self,
+        id: &str,
+        live: &mut Live,
+        token: Option<String>,
+        tx: mpsc::Sender<String>,
+    ) -> Result<Joining, WireError> {
         let now = now_ms();
-        self.settle_clock(id, &mut live, now)?;
+        self.settle_clock(id, live, now)?;
         let (token, fresh) = match live.room.join(token.as_deref(), ids::random_id(), now) {
             Joined::Seat(_) => (token, false),
             Joined::Take(event) => {
-                self.commit(id, &mut live, &event)?;
+                self.commit(id, live, &event)?;
                 match event {
                     Event::Seat { token, .. } => (Some(token), true),
                     _ => unreachable!("join takes a seat"),
                 }
             }
-            Joined::Watch => (None, false),
+            Joined::Watch => {
+                let cap = self.limits.spectators;
+                if live.presence().spectators >= cap {
+                    return Err(WireError::new(
+                        "room-full",
+                        format!("this room has {cap} spectators, the most it takes"),
+                    ));
+                }
+                (None, false)
+            }
         };
         let conn = self.next_conn.fetch_add(1, Ordering::Relaxed);
         let seat = live.room.seat_of(token.as_deref());
@@ -260,9 +439,15 @@ impl Hub {
                 tx,
             },
         );
-        // The others see the newcomer (a seat taken, someone online); the
-        // newcomer gets the same state in its welcome.
-        let state = self.publish(id, &mut live, now, Some(conn));
+        // A seat taken is a change the others see at once; someone coming
+        // online or watching is told with the next presence send. The
+        // newcomer gets the state in its welcome either way.
+        let state = if fresh {
+            self.publish(id, live, now, Some(conn))
+        } else {
+            self.presence_changed(id, live);
+            live.state_text(now)
+        };
         let welcome = wire::welcome_frame(&state, seat, token.as_deref().filter(|_| fresh));
         Ok(Joining { conn, welcome })
     }
@@ -270,42 +455,51 @@ impl Hub {
     /// A request from connection `conn`. On success every connection of the
     /// room (the sender too) gets the new state.
     pub fn command(&self, id: &str, conn: u64, cmd: Command) -> Result<(), WireError> {
-        let live = self
-            .live(id)
-            .ok_or_else(|| WireError::new("bad-message", "no such room"))?;
-        let mut live = lock(&live);
-        let now = now_ms();
-        if self.settle_clock(id, &mut live, now)? {
-            self.publish(id, &mut live, now, None);
-        }
-        let actor = live.conns.get(&conn).and_then(|c| live.seat(c));
-        let event = live.room.handle(actor, cmd, now)?;
-        self.commit(id, &mut live, &event)?;
-        self.publish(id, &mut live, now, None);
-        Ok(())
+        self.with_live(id, |live| {
+            let now = now_ms();
+            if self.settle_clock(id, live, now)? {
+                self.publish(id, live, now, None);
+            }
+            let actor = live.conns.get(&conn).and_then(|c| live.seat(c));
+            let event = live.room.handle(actor, cmd, now)?;
+            let cap = self.limits.room_events;
+            if live.seq >= cap {
+                return Err(WireError::new(
+                    "too-many",
+                    format!("this room has stored {cap} changes, the most a room keeps: make a new room"),
+                ));
+            }
+            self.commit(id, live, &event)?;
+            self.publish(id, live, now, None);
+            Ok(())
+        })
+        .unwrap_or_else(|| Err(WireError::new("bad-message", "no such room")))
     }
 
     /// The state frame for one connection (sent again after a `stale` error).
     pub fn state_for(&self, id: &str, conn: u64) -> Option<String> {
-        let live = self.live(id)?;
-        let live = lock(&live);
-        let c = live.conns.get(&conn)?;
-        Some(wire::state_frame(&live.state_text(now_ms()), live.seat(c)))
+        self.with_live(id, |live| {
+            let c = live.conns.get(&conn)?;
+            Some(wire::state_frame(&live.state_text(now_ms()), live.seat(c)))
+        })
+        .flatten()
     }
 
-    /// A connection closed: the others see the seat away (or one spectator fewer).
+    /// A connection closed: the others see the seat away (or one spectator
+    /// fewer) with the next presence send.
     pub fn disconnect(&self, id: &str, conn: u64) {
-        if let Some(live) = self.live(id) {
+        if let Some(live) = self.cached(id) {
             let mut live = lock(&live);
             if live.conns.remove(&conn).is_some() {
-                self.publish(id, &mut live, now_ms(), None);
+                live.touched = Instant::now();
+                self.presence_changed(id, &mut live);
             }
         }
     }
 
     /// The flag timer fired: end the game if the time is really up.
     fn tick(&self, id: &str) {
-        if let Some(live) = self.live(id) {
+        if let Some(live) = self.cached(id) {
             let mut live = lock(&live);
             let now = now_ms();
             match self.settle_clock(id, &mut live, now) {

@@ -4,13 +4,16 @@
 //!
 //! Layers: [`room`] (the pure state machine) and [`event`] (what is stored);
 //! [`store`] / [`sqlite`] (durability); [`hub`] (live rooms: lock, store,
-//! apply, publish; flag timers); [`wire`], [`ws`] and [`http`] (the network).
+//! apply, publish; flag timers); [`wire`], [`ws`], [`http`] and [`listen`]
+//! (the network), held to [`limits`].
 
 pub mod download;
 pub mod event;
 pub mod http;
 pub mod hub;
 pub mod ids;
+pub mod limits;
+pub mod listen;
 pub mod room;
 pub mod sqlite;
 pub mod store;

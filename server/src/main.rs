@@ -1,9 +1,11 @@
 //! `mollett-server`: the board site and rooms on one port.
 
 use clap::Parser;
-use mollett_server::{http, hub::Hub, sqlite::SqliteStore};
+use mollett_server::limits::{self, Limits};
+use mollett_server::{http, hub::Hub, listen, sqlite::SqliteStore};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Serves the Mollett board (the built site) and two-player rooms.
 #[derive(Parser)]
@@ -22,6 +24,47 @@ struct Args {
     /// only a killed server; slower).
     #[arg(long)]
     durable: bool,
+    /// Open connections in all (lowered to the open-file limit less 64).
+    #[arg(long, default_value_t = limits::MAX_CONNECTIONS, value_parser = positive)]
+    max_connections: usize,
+    /// Open connections from one address (IPv6: one /64).
+    #[arg(long, default_value_t = limits::PER_ADDRESS, value_parser = positive)]
+    per_address: usize,
+    /// Spectators one room takes.
+    #[arg(long, default_value_t = limits::SPECTATORS)]
+    spectators: usize,
+    /// Rooms one address may make at once (then one per --room-every seconds).
+    #[arg(long, default_value_t = limits::ROOMS_BURST, value_parser = clap::value_parser!(u32).range(1..))]
+    rooms_burst: u32,
+    /// Seconds between rooms from one address once its burst is spent.
+    #[arg(long, default_value_t = limits::ROOM_EVERY.as_secs_f64(), value_parser = seconds)]
+    room_every: f64,
+    /// Seconds a WebSocket has to say hello.
+    #[arg(long, default_value_t = limits::HELLO_TIMEOUT.as_secs_f64(), value_parser = seconds)]
+    hello_timeout: f64,
+    /// Seconds between the server's pings on each WebSocket.
+    #[arg(long, default_value_t = limits::PING_EVERY.as_secs_f64(), value_parser = seconds)]
+    ping_every: f64,
+    /// Seconds of silence after which a WebSocket is closed (its seat offline).
+    #[arg(long, default_value_t = limits::PING_TIMEOUT.as_secs_f64(), value_parser = seconds)]
+    ping_timeout: f64,
+    /// Seconds an HTTP request's header, and a room request's body, may take.
+    #[arg(long, default_value_t = limits::HEADER_TIMEOUT.as_secs_f64(), value_parser = seconds)]
+    request_timeout: f64,
+}
+
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("'{s}': a whole number above 0")),
+    }
+}
+
+fn seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && (0.01..=86_400.0).contains(&x) => Ok(x),
+        _ => Err(format!("'{s}': seconds, from 0.01 to 86400")),
+    }
 }
 
 #[tokio::main]
@@ -35,24 +78,53 @@ async fn main() {
 }
 
 async fn run(args: Args) -> Result<(), String> {
+    // A client answers each ping at once and is silent until the next: a
+    // timeout within one interval would close every connection.
+    if args.ping_timeout <= args.ping_every {
+        return Err(format!(
+            "--ping-timeout {} must be longer than --ping-every {}",
+            args.ping_timeout, args.ping_every
+        ));
+    }
     if !args.site.join("index.html").is_file() {
         log::warn!(
             "{}: no index.html (build the site with scripts/web/build.sh); rooms work without it",
             args.site.display()
         );
     }
+    let open_files = listen::raise_open_files();
+    let connections = listen::connection_cap(args.max_connections, open_files);
+    if connections < args.max_connections {
+        log::warn!(
+            "at most {connections} connections: the open-file limit is {}",
+            open_files.unwrap_or(0)
+        );
+    }
+    let secs = Duration::from_secs_f64;
+    let limits = Limits {
+        connections,
+        per_address: args.per_address.min(connections),
+        spectators: args.spectators,
+        rooms_burst: args.rooms_burst,
+        room_every: secs(args.room_every),
+        hello: secs(args.hello_timeout),
+        ping_every: secs(args.ping_every),
+        ping_timeout: secs(args.ping_timeout),
+        header_timeout: secs(args.request_timeout),
+        body_timeout: secs(args.request_timeout),
+        ..Limits::default()
+    };
     let store = SqliteStore::open(&args.db, args.durable)?;
-    let hub = Hub::load(Box::new(store))?;
+    let hub = Hub::load_with(Box::new(store), limits.clone())?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("{}: {e}", args.addr))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     // Tests and scripts read this line to find the port when --addr had port 0.
     eprintln!("mollett-server: listening on http://{addr}/");
-    axum::serve(listener, http::router(hub, args.site))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    listen::serve(listener, http::router(hub, args.site), &limits, shutdown).await;
+    Ok(())
 }

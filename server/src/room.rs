@@ -27,7 +27,14 @@ pub enum RoomError {
     GameOver,
     NotOver,
     NoUndo,
+    /// A seat has asked [`UNDO_ASKS`] takebacks this game, or offered a
+    /// rematch already: nothing more is stored for it.
+    TooMany,
 }
+
+/// Takebacks a seat may ask for in one game: each ask and answer is stored,
+/// so an ask/decline loop must end (lichess limits takeback offers too).
+pub const UNDO_ASKS: u32 = 20;
 
 impl RoomError {
     /// The wire code (rooms protocol, `error.code`).
@@ -40,6 +47,7 @@ impl RoomError {
             RoomError::GameOver => "game-over",
             RoomError::NotOver => "not-over",
             RoomError::NoUndo => "no-undo",
+            RoomError::TooMany => "too-many",
         }
     }
 
@@ -54,7 +62,10 @@ impl RoomError {
             RoomError::GameOver => "the game is over",
             RoomError::NotOver => "a rematch can be offered when the game is over",
             RoomError::NoUndo => {
-                "no move to take back, no request to answer, or one is already asked"
+                "no move of yours to take back, no request to answer, or one is already asked"
+            }
+            RoomError::TooMany => {
+                "already asked as often as a game allows (20 takebacks a seat, one rematch offer)"
             }
         }
     }
@@ -141,6 +152,11 @@ pub struct Room {
     pub game: Game,
     /// A pending undo request, by the colour that asked.
     pub undo: Option<Color>,
+    /// Takebacks asked this game, by colour index (limited to [`UNDO_ASKS`]).
+    pub undo_asks: [u32; 2],
+    /// The last accepted takeback of this game: who asked and the plies
+    /// that went, until the next move.
+    pub takeback: Option<(Color, Vec<Move>)>,
     /// Rematch offers by colour index.
     pub rematch: [bool; 2],
     pub clock: Option<Clock>,
@@ -155,6 +171,8 @@ impl Room {
             seats: [None, None],
             game: Game::new(spec.variant, Color::Black),
             undo: None,
+            undo_asks: [0; 2],
+            takeback: None,
             rematch: [false; 2],
             clock: spec.clock.map(Clock::new),
             result: None,
@@ -245,6 +263,8 @@ impl Room {
         let status = self.status();
         if cmd == Command::Rematch {
             return match status {
+                // A second offer would change nothing but the stored log.
+                Status::Over if self.rematch[by.index()] => Err(RoomError::TooMany),
                 Status::Over => Ok(Event::Rematch { by, at: now }),
                 _ => Err(RoomError::NotOver),
             };
@@ -272,14 +292,18 @@ impl Room {
                 })
             }
             Command::Undo => {
-                if self.undo.is_some() || self.undo_plies() == 0 {
+                if self.undo.is_some() || self.takeback_plies(by) == 0 {
                     return Err(RoomError::NoUndo);
+                }
+                if self.undo_asks[by.index()] >= UNDO_ASKS {
+                    return Err(RoomError::TooMany);
                 }
                 Ok(Event::UndoAsk { by, at: now })
             }
             Command::UndoAnswer { accept } => match self.undo {
                 Some(asker) if asker != by => Ok(Event::UndoAnswer {
                     accept,
+                    plies: accept.then(|| self.takeback_plies(asker) as u32),
                     at: now,
                     // Time the side to move spent until now is charged to it.
                     left_ms: if accept {
@@ -313,8 +337,26 @@ impl Room {
         Some(left)
     }
 
-    /// Plies an accepted undo takes back: the last placement and the passes after it.
-    fn undo_plies(&self) -> usize {
+    /// Plies a takeback asked by `asker` removes (lichess's rule): the
+    /// asker's own last placement and everything after it, so the asker is
+    /// to move again; 0 when the asker has placed nothing this game.
+    pub fn takeback_plies(&self, asker: Color) -> usize {
+        let first = self.game.start().side;
+        let moves = self.game.moves();
+        // Plies alternate from the start's side to move, passes included.
+        let by = |i: usize| if i.is_multiple_of(2) { first } else { first.other() };
+        match (0..moves.len())
+            .rev()
+            .find(|&i| by(i) == asker && moves[i] != Move::Pass)
+        {
+            Some(i) => moves.len() - i,
+            None => 0,
+        }
+    }
+
+    /// Plies the old rule took back (events stored before `plies` was):
+    /// the last placement, whoever made it, and the passes after it.
+    fn last_placement_plies(&self) -> usize {
         let moves = self.game.moves();
         match moves.iter().rposition(|m| *m != Move::Pass) {
             Some(i) => moves.len() - i,
@@ -349,19 +391,27 @@ impl Room {
                     return;
                 }
                 self.undo = None;
+                self.takeback = None;
                 self.set_clock(left_ms, at);
                 self.after_ply();
             }
-            Event::UndoAsk { by, .. } => self.undo = Some(by),
+            Event::UndoAsk { by, .. } => {
+                self.undo = Some(by);
+                self.undo_asks[by.index()] += 1;
+            }
             Event::UndoAnswer {
                 accept,
+                plies,
                 at,
                 left_ms,
             } => {
-                self.undo = None;
+                let asker = self.undo.take();
                 if accept {
-                    let n = self.undo_plies();
+                    let n = plies.map_or_else(|| self.last_placement_plies(), |n| n as usize);
+                    let moves = self.game.moves();
+                    let gone = moves[moves.len().saturating_sub(n)..].to_vec();
                     self.game.undo(n);
+                    self.takeback = asker.map(|c| (c, gone));
                     self.set_clock(left_ms, at);
                 }
             }
@@ -436,6 +486,8 @@ impl Room {
         self.seats.swap(0, 1);
         self.game = Game::new(self.spec.variant, Color::Black);
         self.undo = None;
+        self.undo_asks = [0; 2];
+        self.takeback = None;
         self.rematch = [false; 2];
         self.result = None;
         self.clock = self.spec.clock.map(Clock::new);

@@ -8,7 +8,7 @@
 
 use crate::event::{Event, RoomSpec};
 use crate::store::{Store, StoredRoom};
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::mpsc;
@@ -16,8 +16,6 @@ use std::time::Duration;
 
 pub struct SqliteStore {
     db: Connection,
-    /// Room id -> row key, so events carry a small integer, not the 32-char id.
-    keys: HashMap<String, i64>,
     /// Dropped with the store, which ends the checkpoint thread.
     #[allow(dead_code)]
     checkpoints: mpsc::Sender<()>,
@@ -51,7 +49,6 @@ impl SqliteStore {
         Ok(SqliteStore {
             checkpoints: checkpoints(path)?,
             db,
-            keys: HashMap::new(),
         })
     }
 
@@ -121,16 +118,55 @@ impl Store for SqliteStore {
             self.insert_event(key, seq as u64, e)?;
         }
         tx.commit().map_err(err)?;
-        self.keys.insert(spec.id.clone(), key);
         Ok(())
     }
 
     fn append(&mut self, id: &str, seq: u64, event: &Event) -> Result<(), String> {
-        let key = *self
-            .keys
-            .get(id)
-            .ok_or_else(|| format!("no room {id} in the database"))?;
-        self.insert_event(key, seq, event)
+        // Events carry the room's small row key, not its 32-character id;
+        // the id is looked up in its index here rather than kept in a map
+        // that would grow with every room ever made.
+        let text = serde_json::to_string(event).map_err(|e| e.to_string())?;
+        let n = self
+            .db
+            .prepare_cached(
+                "INSERT INTO events (room, seq, event) SELECT key, ?2, ?3 FROM rooms WHERE id = ?1",
+            )
+            .and_then(|mut st| st.execute(params![id, seq as i64, text]))
+            .map_err(err)?;
+        match n {
+            1 => Ok(()),
+            _ => Err(format!("no room {id} in the database")),
+        }
+    }
+
+    fn load(&mut self, id: &str) -> Result<Option<StoredRoom>, String> {
+        let row = self
+            .db
+            .prepare_cached("SELECT key, spec FROM rooms WHERE id = ?1")
+            .and_then(|mut st| {
+                st.query_row([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+                    .optional()
+            })
+            .map_err(err)?;
+        let Some((key, text)) = row else {
+            return Ok(None);
+        };
+        let spec: RoomSpec = serde_json::from_str(&text).map_err(|e| format!("room {key}: {e}"))?;
+        let mut st = self
+            .db
+            .prepare_cached("SELECT seq, event FROM events WHERE room = ?1 ORDER BY seq")
+            .map_err(err)?;
+        let rows = st
+            .query_map([key], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+            .map_err(err)?;
+        let mut events = Vec::new();
+        for row in rows {
+            let (seq, text) = row.map_err(err)?;
+            events.push(
+                serde_json::from_str(&text).map_err(|e| format!("room {key} event {seq}: {e}"))?,
+            );
+        }
+        Ok(Some((spec, events)))
     }
 
     fn load_all(&mut self) -> Result<Vec<StoredRoom>, String> {
@@ -174,7 +210,6 @@ impl Store for SqliteStore {
                 .ok_or_else(|| format!("event of unknown room {key}"))?;
             rooms[i].1 .1.push(event);
         }
-        self.keys = rooms.iter().map(|(k, (s, _))| (s.id.clone(), *k)).collect();
         Ok(rooms.into_iter().map(|(_, r)| r).collect())
     }
 }

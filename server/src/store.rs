@@ -16,4 +16,7 @@ pub trait Store: Send {
     fn append(&mut self, id: &str, seq: u64, event: &Event) -> Result<(), String>;
     /// Every room, to rebuild them at start.
     fn load_all(&mut self) -> Result<Vec<StoredRoom>, String>;
+    /// One room (`None`: no such room), when a request wants a room that
+    /// was let go from memory.
+    fn load(&mut self, id: &str) -> Result<Option<StoredRoom>, String>;
 }

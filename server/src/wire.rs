@@ -144,6 +144,10 @@ pub fn state(room: &Room, presence: Presence, now: Millis) -> Value {
         "seats": seats,
         "spectators": presence.spectators,
         "undo": room.undo.map(|c| json!({"by": color_name(c)})),
+        "takeback": room.takeback.as_ref().map(|(by, gone)| json!({
+            "by": color_name(*by),
+            "moves": gone.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        })),
         "rematch": rematch,
         "clock": clock,
         "status": status_name,

@@ -1,11 +1,12 @@
 //! One WebSocket connection: reads frames (size- and rate-limited), turns
-//! them into room requests, and writes the room's frames back.
+//! them into room requests, and writes the room's frames back; closes one
+//! that says no hello in time or stops answering the server's pings.
 
 use crate::hub::{Hub, QUEUE};
 use crate::wire::{self, ClientMsg, WireError, MAX_FRAME};
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// Messages a connection may send per second (contract: more is `rate-limited`).
@@ -54,48 +55,84 @@ enum Phase {
     Gone,
 }
 
+/// Sends one frame, giving up after `within` (a peer that reads nothing
+/// would otherwise hold the connection's task once the buffers are full).
+async fn send(socket: &mut WebSocket, msg: Message, within: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(within, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
 /// Serves one connection to room `id` until either side closes it.
 pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, id: String) {
+    let limits = hub.limits().clone();
+    let within = limits.ping_timeout;
     let (tx, mut rx) = mpsc::channel(QUEUE);
     let mut phase = Phase::Greeting(tx);
     let mut limit = RateLimit::new();
+    let hello_by = tokio::time::Instant::now() + limits.hello;
+    let mut heard = Instant::now();
+    let start = tokio::time::Instant::now() + limits.ping_every;
+    let mut ping = tokio::time::interval_at(start, limits.ping_every);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             incoming = socket.recv() => {
+                heard = Instant::now();
                 let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        let e = WireError::new("bad-message", "frames are JSON text");
-                        if socket.send(Message::Text(e.frame().into())).await.is_err() { break }
-                        continue;
-                    }
-                    // Pings are answered by the library.
+                    Some(Ok(Message::Text(t))) => Some(t),
+                    Some(Ok(Message::Binary(_))) => None,
+                    // Pings are answered by the library; a Pong answers ours.
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     // Closed, or a frame past the library's own limit.
                     _ => break,
                 };
+                // Every data frame counts, binary ones too.
                 if !limit.allow() {
                     if limit.strikes > STRIKES { break }
                     let e = WireError::new("rate-limited", format!("more than {RATE} messages a second"));
-                    if socket.send(Message::Text(e.frame().into())).await.is_err() { break }
+                    if !send(&mut socket, Message::Text(e.frame().into()), within).await { break }
                     continue;
                 }
+                let Some(text) = text else {
+                    let e = WireError::new("bad-message", "frames are JSON text");
+                    if !send(&mut socket, Message::Text(e.frame().into()), within).await { break }
+                    continue;
+                };
                 if text.len() > MAX_FRAME {
                     let e = WireError::new("too-large", format!("a frame may hold {MAX_FRAME} bytes"));
-                    let _ = socket.send(Message::Text(e.frame().into())).await;
+                    let _ = send(&mut socket, Message::Text(e.frame().into()), within).await;
                     break;
                 }
                 let replies = answer(&hub, &id, &mut phase, text.as_str());
                 for r in replies {
-                    if socket.send(Message::Text(r.into())).await.is_err() { break }
+                    if !send(&mut socket, Message::Text(r.into()), within).await { break }
                 }
                 if matches!(phase, Phase::Gone) { break }
             }
             out = rx.recv() => match out {
-                Some(frame) => if socket.send(Message::Text(frame.into())).await.is_err() { break },
+                Some(frame) => if !send(&mut socket, Message::Text(frame.into()), within).await { break },
                 // The room cut this connection off (too far behind).
                 None => break,
             },
+            _ = tokio::time::sleep_until(hello_by), if matches!(phase, Phase::Greeting(_)) => {
+                let why = format!("no hello within {} s", limits.hello.as_secs_f64());
+                let e = WireError::new("timeout", why.clone());
+                if send(&mut socket, Message::Text(e.frame().into()), within).await {
+                    // 1008: policy violation.
+                    let close = CloseFrame { code: 1008, reason: why.into() };
+                    let _ = send(&mut socket, Message::Close(Some(close)), within).await;
+                }
+                break;
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() >= limits.ping_timeout {
+                    log::info!("room {id}: a connection silent for {} s closed", heard.elapsed().as_secs());
+                    break;
+                }
+                if !send(&mut socket, Message::Ping(Default::default()), within).await { break }
+            }
         }
     }
     if let Phase::In(n) = phase {

@@ -174,6 +174,8 @@ async fn play(black: &mut Client, white: &mut Client, mut state: Value, n: usize
         } else {
             &mut *white
         };
+        // Each client may send 20 messages a second (the rate limit).
+        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
         mover
             .send(json!({"type": "move", "square": sq, "ply": plies}))
             .await;

@@ -378,9 +378,10 @@ fn undo_takes_back_the_forced_passes_after_the_move() {
             t.play(&mv.to_string()).unwrap();
             if t.room.status() == Status::Playing && t.room.game.moves().last() == Some(&Move::Pass)
             {
+                // The mover, to move again after the other's pass, asks.
                 let plies = t.room.game.moves().len();
-                t.send(Some(mover.other()), Command::Undo).unwrap();
-                t.send(Some(mover), Command::UndoAnswer { accept: true })
+                t.send(Some(mover), Command::Undo).unwrap();
+                t.send(Some(mover.other()), Command::UndoAnswer { accept: true })
                     .unwrap();
                 assert_eq!(
                     t.room.game.moves().len(),
@@ -388,11 +389,106 @@ fn undo_takes_back_the_forced_passes_after_the_move() {
                     "the move and its pass"
                 );
                 assert_eq!(*t.room.game.position(), before);
+                assert_eq!(t.room.to_move(), mover);
+                assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
                 return;
             }
         }
     }
     panic!("no random game had a forced pass");
+}
+
+#[test]
+fn a_takeback_gives_the_asker_the_move_with_their_own_last_move_gone() {
+    let mut t = Table::new(Variant::Modern, None);
+    t.play("f5").unwrap();
+    assert_eq!(
+        t.send(W, Command::Undo),
+        Err(RoomError::NoUndo),
+        "white has no move of its own to take back"
+    );
+    for m in ["d6", "c3", "d3"] {
+        t.play(m).unwrap();
+    }
+    let after = |moves: &[&str]| {
+        moves
+            .iter()
+            .fold(Position::start(Variant::Modern, Color::Black), |p, m| {
+                p.play(Move::Place(sq(m))).unwrap()
+            })
+    };
+    // Black asks on its own turn: white's d3 and black's own c3 go.
+    t.send(B, Command::Undo).unwrap();
+    t.send(W, Command::UndoAnswer { accept: true }).unwrap();
+    assert_eq!(t.moves(), "f5 d6");
+    assert_eq!(t.room.to_move(), Color::Black);
+    assert_eq!(*t.room.game.position(), after(&["f5", "d6"]));
+    assert_eq!(
+        t.room.takeback,
+        Some((
+            Color::Black,
+            vec![Move::Place(sq("c3")), Move::Place(sq("d3"))]
+        ))
+    );
+    // Just after its own move, only that move goes.
+    t.play("c3").unwrap();
+    assert_eq!(t.room.takeback, None, "a move ends the takeback's message");
+    t.send(B, Command::Undo).unwrap();
+    t.send(W, Command::UndoAnswer { accept: true }).unwrap();
+    assert_eq!(
+        (t.moves().as_str(), t.room.to_move()),
+        ("f5 d6", Color::Black)
+    );
+    assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
+    let state = mollett_server::wire::state(&t.room, Default::default(), t.now);
+    assert_eq!(
+        state["takeback"],
+        serde_json::json!({"by": "black", "moves": ["c3"]})
+    );
+}
+
+#[test]
+fn takebacks_stored_before_the_rule_replay_as_they_were() {
+    // Events of a room stored before `plies` was: white asked on its own
+    // turn, and the last placement (black's c3) was taken back.
+    let mut t = Table::new(Variant::Modern, None);
+    for m in ["f5", "d6", "c3"] {
+        t.play(m).unwrap();
+    }
+    let mut events = t.events.clone();
+    let old: Vec<Event> = serde_json::from_str(
+        r#"[{"e":"undo-ask","by":"white","at":1},{"e":"undo-answer","accept":true,"at":2}]"#,
+    )
+    .unwrap();
+    events.extend(old);
+    let room = Room::replay(t.room.spec.clone(), &events);
+    assert_eq!(room.game.moves().len(), 2);
+    assert_eq!(room.to_move(), Color::Black);
+}
+
+#[test]
+fn takeback_asks_and_rematch_offers_are_limited_per_game() {
+    let mut t = Table::new(Variant::Modern, None);
+    t.play("f5").unwrap();
+    for _ in 0..mollett_server::room::UNDO_ASKS {
+        t.send(B, Command::Undo).unwrap();
+        t.send(W, Command::UndoAnswer { accept: false }).unwrap();
+    }
+    assert_eq!(t.send(B, Command::Undo), Err(RoomError::TooMany));
+    // White's asks are its own.
+    t.play("d6").unwrap();
+    t.send(W, Command::Undo).unwrap();
+    t.send(B, Command::UndoAnswer { accept: true }).unwrap();
+    t.send(W, Command::Resign).unwrap();
+    t.send(W, Command::Rematch).unwrap();
+    assert_eq!(t.send(W, Command::Rematch), Err(RoomError::TooMany));
+    // A new game gives new asks.
+    t.send(B, Command::Rematch).unwrap();
+    t.play("f5").unwrap();
+    t.send(Some(t.room.seat_of(Some("tb")).unwrap()), Command::Undo)
+        .expect_err("tb holds white now and has not moved");
+    let black = t.room.seat_of(Some("tw"));
+    t.send(black, Command::Undo).unwrap();
 }
 
 #[test]

@@ -185,13 +185,15 @@ async fn every_bad_message_gets_its_code_and_changes_nothing() {
     white
         .expect_error(json!({"type": "undo-answer", "accept": true}), "no-undo")
         .await;
-    white.send(json!({"type": "undo"})).await;
-    black.recv_type("state").await;
+    // White has no move of its own to take back yet.
     white.expect_error(json!({"type": "undo"}), "no-undo").await;
-    black
+    black.send(json!({"type": "undo"})).await;
+    white.recv_type("state").await;
+    black.expect_error(json!({"type": "undo"}), "no-undo").await;
+    white
         .send(json!({"type": "undo-answer", "accept": false}))
         .await;
-    white.recv_type("state").await;
+    black.recv_type("state").await;
     white
         .expect_error(json!({"type": "rematch"}), "not-over")
         .await;

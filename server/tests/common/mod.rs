@@ -5,9 +5,12 @@
 #![allow(dead_code)]
 
 use futures_util::{SinkExt, StreamExt};
+use mollett_server::hub::Hub;
+use mollett_server::limits::Limits;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -19,13 +22,31 @@ pub const WAIT: Duration = Duration::from_secs(10);
 
 /// A server running in this process on a free loopback port.
 pub async fn start_in_process(db: &Path, site: &Path) -> SocketAddr {
+    start_with(db, site, Limits::default()).await.0
+}
+
+/// [`start_in_process`] held to `limits`; the hub too, to look inside.
+pub async fn start_with(db: &Path, site: &Path, limits: Limits) -> (SocketAddr, Arc<Hub>) {
     let store = mollett_server::sqlite::SqliteStore::open(db, false).unwrap();
-    let hub = mollett_server::hub::Hub::load(Box::new(store)).unwrap();
+    let hub = Hub::load_with(Box::new(store), limits.clone()).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = mollett_server::http::router(hub, site.to_path_buf());
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    addr
+    let app = mollett_server::http::router(hub.clone(), site.to_path_buf());
+    tokio::spawn(async move {
+        mollett_server::listen::serve(listener, app, &limits, std::future::pending()).await
+    });
+    (addr, hub)
+}
+
+/// A TCP connection to `addr` from the loopback address `from` (any of
+/// 127.0.0.0/8 is this machine: a second client address without a network).
+pub async fn tcp_from(addr: SocketAddr, from: &str) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+    tokio::time::timeout(WAIT, socket.connect(addr))
+        .await
+        .expect("connect in time")
+        .unwrap()
 }
 
 /// A temporary folder with a site (index.html) and room for a database.
@@ -44,11 +65,32 @@ pub fn scratch() -> (tempfile::TempDir, PathBuf, PathBuf) {
 
 /// One HTTP/1.1 request; returns the status, headers (lower case) and body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    http_from(
+        addr,
+        "127.0.0.1",
+        method,
+        path,
+        "Content-Type: application/json\r\n",
+        body,
+    )
+    .await
+}
+
+/// [`http`] from the loopback address `from`, with `headers` (each line
+/// ending in CRLF) in place of the JSON content type.
+pub async fn http_from(
+    addr: SocketAddr,
+    from: &str,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> (u16, String, String) {
     let fut = async {
-        let mut s = TcpStream::connect(addr).await.unwrap();
+        let mut s = tcp_from(addr, from).await;
         let req = format!(
             "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept-Encoding: identity\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+             {headers}Content-Length: {}\r\n\r\n{body}",
             body.len()
         );
         s.write_all(req.as_bytes()).await.unwrap();
@@ -101,11 +143,20 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(addr: SocketAddr, room: &str) -> Client {
+        Client::connect_from(addr, room, "127.0.0.1").await
+    }
+
+    /// [`Client::connect`] from the loopback address `from`.
+    pub async fn connect_from(addr: SocketAddr, room: &str, from: &str) -> Client {
         let url = format!("ws://{addr}/ws/{room}");
-        let (ws, _) = tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(url))
-            .await
-            .expect("connect in time")
-            .expect("WebSocket upgrade");
+        let tcp = tcp_from(addr, from).await;
+        let (ws, _) = tokio::time::timeout(
+            WAIT,
+            tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp)),
+        )
+        .await
+        .expect("connect in time")
+        .expect("WebSocket upgrade");
         Client { ws }
     }
 
@@ -183,6 +234,26 @@ impl Client {
         let e = self.recv_type("error").await;
         assert_eq!(e["code"], code, "{e}");
         assert!(!e["message"].as_str().unwrap().is_empty());
+    }
+
+    /// The socket itself (for frames the helpers do not send).
+    pub fn ws_mut(&mut self) -> &mut WebSocketStream<MaybeTlsStream<TcpStream>> {
+        &mut self.ws
+    }
+
+    /// Reads for `ms` milliseconds, answering the server's pings as a
+    /// browser does: the text frames that came, or `None` if it closed.
+    pub async fn listen_for(&mut self, ms: u64) -> Option<Vec<Value>> {
+        let end = tokio::time::Instant::now() + Duration::from_millis(ms);
+        let mut got = Vec::new();
+        loop {
+            match tokio::time::timeout_at(end, self.ws.next()).await {
+                Err(_) => return Some(got),
+                Ok(Some(Ok(Message::Text(t)))) => got.push(serde_json::from_str(&t).unwrap()),
+                Ok(Some(Ok(Message::Close(_))) | None | Some(Err(_))) => return None,
+                Ok(_) => continue,
+            }
+        }
     }
 
     /// True when nothing arrives within `ms` milliseconds.

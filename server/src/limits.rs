@@ -1,0 +1,192 @@
+//! Every limit the server holds its clients to (docs/rooms.md "Limits"):
+//! the defaults, the settings `main.rs` makes flags of, and the
+//! per-address token buckets.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// A WebSocket that has not said hello by then is closed (the page says it at once).
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// The server sends a WebSocket Ping this often (browsers answer by themselves).
+pub const PING_EVERY: Duration = Duration::from_secs(10);
+/// A connection silent this long (no frame, no Pong) is closed, and its
+/// seat shows offline: between this and this plus `PING_EVERY` after the
+/// last frame, so within 30 s.
+pub const PING_TIMEOUT: Duration = Duration::from_secs(20);
+/// An HTTP request's header (and a kept-alive connection's next one) must
+/// arrive within this.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// `POST /api/rooms`'s body must arrive within this.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Open connections (HTTP and WebSocket) in all; lowered to the process's
+/// open-file limit less `FD_RESERVE` at start.
+pub const MAX_CONNECTIONS: usize = 10_000;
+/// Open connections from one address (IPv6: one /64), well under the
+/// total, so one address cannot lock out another. A classroom behind one
+/// NAT watching a game is a few dozen.
+pub const PER_ADDRESS: usize = 256;
+/// Files kept free for the database, its log, logs and the listener.
+pub const FD_RESERVE: usize = 64;
+/// Rooms one address may make at once, and then one per `ROOM_EVERY`.
+pub const ROOMS_BURST: u32 = 10;
+pub const ROOM_EVERY: Duration = Duration::from_secs(6);
+/// Spectators in one room; seats always get in. Each move is one frame
+/// to each of them.
+pub const SPECTATORS: usize = 500;
+/// Stored changes one room may hold (moves, takebacks, rematches over all
+/// its games); past it the room refuses more with `too-many`, so no client
+/// can grow the database without bound. A game is about 60 to 200.
+pub const ROOM_EVENTS: u64 = 10_000;
+/// A room with nobody connected and no clock running leaves memory after
+/// this (`FINISHED_IDLE` once its game is over); it stays in the database
+/// and comes back on the next request for it.
+pub const ROOM_IDLE: Duration = Duration::from_secs(10 * 60);
+pub const FINISHED_IDLE: Duration = Duration::from_secs(2 * 60);
+/// How often idle rooms and full buckets are looked for.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
+/// Comings and goings within this are sent as one state: 300 spectators
+/// arriving are one frame each, not 300.
+pub const PRESENCE_DELAY: Duration = Duration::from_millis(500);
+
+/// The limits in force (tests shorten the times).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub hello: Duration,
+    pub ping_every: Duration,
+    pub ping_timeout: Duration,
+    pub header_timeout: Duration,
+    pub body_timeout: Duration,
+    pub connections: usize,
+    pub per_address: usize,
+    pub rooms_burst: u32,
+    pub room_every: Duration,
+    pub spectators: usize,
+    pub room_events: u64,
+    pub room_idle: Duration,
+    pub finished_idle: Duration,
+    pub sweep_every: Duration,
+    pub presence_delay: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            hello: HELLO_TIMEOUT,
+            ping_every: PING_EVERY,
+            ping_timeout: PING_TIMEOUT,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            connections: MAX_CONNECTIONS,
+            per_address: PER_ADDRESS,
+            rooms_burst: ROOMS_BURST,
+            room_every: ROOM_EVERY,
+            spectators: SPECTATORS,
+            room_events: ROOM_EVENTS,
+            room_idle: ROOM_IDLE,
+            finished_idle: FINISHED_IDLE,
+            sweep_every: SWEEP_EVERY,
+            presence_delay: PRESENCE_DELAY,
+        }
+    }
+}
+
+/// The address limits are counted by: an IPv4 address, or an IPv6 /64
+/// (one household's or one machine's whole prefix, which it can rotate
+/// through at will).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+/// Token buckets by address: `burst` at once, then one per `every`.
+pub struct Buckets {
+    burst: f64,
+    every: Duration,
+    map: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+impl Buckets {
+    pub fn new(burst: u32, every: Duration) -> Buckets {
+        Buckets {
+            burst: f64::from(burst.max(1)),
+            every: every.max(Duration::from_millis(1)),
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn level(&self, (tokens, at): (f64, Instant), now: Instant) -> f64 {
+        (tokens + now.duration_since(at).as_secs_f64() / self.every.as_secs_f64()).min(self.burst)
+    }
+
+    /// Takes one token for `ip`; when there is none, how long until one.
+    pub fn take(&self, ip: IpAddr) -> Result<(), Duration> {
+        let now = Instant::now();
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = map.entry(client_key(ip)).or_insert((self.burst, now));
+        let tokens = self.level(*entry, now);
+        if tokens >= 1.0 {
+            *entry = (tokens - 1.0, now);
+            Ok(())
+        } else {
+            *entry = (tokens, now);
+            Err(self.every.mul_f64(1.0 - tokens))
+        }
+    }
+
+    /// Forgets the addresses whose bucket has filled again (the sweep), so
+    /// the map holds only recent makers.
+    pub fn prune(&self) {
+        let now = Instant::now();
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        map.retain(|_, b| self.level(*b, now) < self.burst);
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_gives_its_burst_then_says_when() {
+        let b = Buckets::new(3, Duration::from_secs(10));
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        for _ in 0..3 {
+            b.take(a).unwrap();
+        }
+        let wait = b.take(a).unwrap_err();
+        assert!(wait > Duration::from_secs(9) && wait <= Duration::from_secs(10));
+        // Another address has its own bucket; one /64 is one address.
+        b.take("192.0.2.2".parse().unwrap()).unwrap();
+        let v6 = |s: &str| s.parse::<IpAddr>().unwrap();
+        for i in 1..=3 {
+            b.take(v6(&format!("2001:db8::{i}"))).unwrap();
+        }
+        assert!(b.take(v6("2001:db8::ffff")).is_err());
+        assert!(b.take(v6("2001:db8:0:1::1")).is_ok());
+        b.prune();
+        assert_eq!(b.len(), 4, "no bucket has filled again");
+        let quick = Buckets::new(1, Duration::from_millis(1));
+        quick.take(a).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        quick.prune();
+        assert!(quick.is_empty(), "a bucket full again is forgotten");
+    }
+}
