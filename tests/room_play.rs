@@ -164,8 +164,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// The same, with more of the server's flags.
+    fn start_with(flags: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
         let mut child = Command::new(server_bin())
+            .args(flags)
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(dir.path().join("rooms.db"))
             .arg("--site")
@@ -289,6 +295,51 @@ fn play_to_end(ws: &mut Socket, side: Side, mut state: State) -> State {
         }
     }
     state
+}
+
+#[test]
+fn an_engine_thinking_past_the_servers_ping_timeout_keeps_its_connection() {
+    // The server pings every 0.5 s and drops a connection silent for 1.5 s;
+    // the engine's first move takes 4 s.
+    let server = Server::start_with(&["--ping-every", "0.5", "--ping-timeout", "1.5"]);
+    let (room, black) = server.create_room();
+    let link = format!("http://{}/?room={room}", server.addr);
+    let engine = format!(
+        "cmd=python3 {}/tests/data/fake_gtp.py --slow 1:4",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let child = Command::new(MOLLETT)
+        .args(["room-play", "--room", &link, "--engine", &engine])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut engine_seat = Running(child);
+    let (mut ws, seat, state) = join(&server.addr, &room, Some(&black));
+    assert_eq!(seat, Seat::Black);
+    let last = play_to_end(&mut ws, Side::Black, state);
+    assert!(last.result.is_some(), "the game ends");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while engine_seat.0.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "room-play did not end with the game"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut err = String::new();
+    engine_seat
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(
+        !err.contains("reconnecting"),
+        "the seat's connection stayed up while its engine thought: {err}"
+    );
 }
 
 #[test]

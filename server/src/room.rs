@@ -344,7 +344,13 @@ impl Room {
         let first = self.game.start().side;
         let moves = self.game.moves();
         // Plies alternate from the start's side to move, passes included.
-        let by = |i: usize| if i.is_multiple_of(2) { first } else { first.other() };
+        let by = |i: usize| {
+            if i.is_multiple_of(2) {
+                first
+            } else {
+                first.other()
+            }
+        };
         match (0..moves.len())
             .rev()
             .find(|&i| by(i) == asker && moves[i] != Move::Pass)

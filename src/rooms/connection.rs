@@ -27,6 +27,10 @@ const RECONNECT_FOR: Duration = Duration::from_secs(60);
 const RECONNECT_WAIT: (Duration, Duration) = (Duration::from_millis(250), Duration::from_secs(4));
 /// Longest message the contract allows either way; more is not a room server.
 const MAX_MESSAGE: usize = 64 * 1024;
+/// While the engine thinks, how often the socket is read: the server pings
+/// every 10 s and closes a connection silent for 20 s (docs/rooms.md,
+/// "Limits"), so each ping is answered within this.
+const KEEP_ALIVE_POLL: Duration = Duration::from_millis(200);
 
 /// A room link (`http://HOST:PORT/?room=ID` or `https://…`, as the page
 /// shows it, or the socket's own `ws://HOST:PORT/ws/ID` or `wss://…`) read
@@ -103,6 +107,10 @@ pub struct RoomConnection {
     socket: Socket,
     /// The seat's token once the server gave or accepted one.
     pub token: Option<String>,
+    /// What came while the engine thought ([`RoomConnection::keep_alive_while`]),
+    /// for [`RoomConnection::receive`] in order, and why the socket went, if it did.
+    pending: std::collections::VecDeque<ClientOut>,
+    lost: Option<String>,
 }
 
 impl RoomConnection {
@@ -119,7 +127,49 @@ impl RoomConnection {
             tls,
             socket,
             token: None,
+            pending: Default::default(),
+            lost: None,
         })
+    }
+
+    /// Reads the socket until `done()` (the engine's move is ready), so that
+    /// the server's pings are answered while an engine thinks for minutes:
+    /// what comes is kept for [`RoomConnection::receive`], and a drop is
+    /// told there too (the reconnect waits for the move).
+    pub fn keep_alive_while(&mut self, done: impl Fn() -> bool) {
+        if self.lost.is_some() {
+            return;
+        }
+        set_read_timeout(&self.socket, Some(KEEP_ALIVE_POLL));
+        while !done() {
+            match self.socket.read() {
+                Ok(Message::Text(text)) => match serde_json::from_str(text.as_str()) {
+                    Ok(msg) => self.pending.push_back(msg),
+                    Err(e) => {
+                        self.lost = Some(format!(
+                            "the room server sent what is not the rooms protocol ({e})"
+                        ));
+                        break;
+                    }
+                },
+                Ok(Message::Close(_)) => {
+                    self.lost = Some("the room server closed the connection".into());
+                    break;
+                }
+                // A ping: tungstenite queued its pong; the next read sends it.
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+                {
+                    let _ = self.socket.flush();
+                }
+                Err(e) => {
+                    self.lost = Some(format!("lost the room connection ({e})"));
+                    break;
+                }
+            }
+        }
+        set_read_timeout(&self.socket, None);
     }
 
     /// Says hello (`token` None: take the free seat, if any) and returns
@@ -187,6 +237,12 @@ impl RoomConnection {
     }
 
     fn read(&mut self) -> Result<ClientOut, String> {
+        if let Some(msg) = self.pending.pop_front() {
+            return Ok(msg);
+        }
+        if let Some(why) = self.lost.take() {
+            return Err(why);
+        }
         loop {
             let msg = self
                 .socket
@@ -213,7 +269,11 @@ impl RoomConnection {
         loop {
             std::thread::sleep(wait);
             let joined = open(&self.address, self.tls.as_ref())
-                .map(|s| self.socket = s)
+                .map(|s| {
+                    self.socket = s;
+                    self.pending.clear();
+                    self.lost = None;
+                })
                 .and_then(|()| self.hello().map_err(Hello::into_words));
             match joined {
                 Ok(joined) => return Ok(joined),
@@ -306,12 +366,17 @@ fn open(address: &RoomAddress, tls: Option<&Arc<ClientConfig>>) -> Result<Socket
         }
     };
     // From here a read waits for as long as the game takes.
+    set_read_timeout(&socket, None);
+    Ok(socket)
+}
+
+/// The socket's read timeout (None: a read waits as long as it takes).
+fn set_read_timeout(socket: &Socket, timeout: Option<Duration>) {
     let _ = match socket.get_ref() {
-        MaybeTlsStream::Plain(s) => s.set_read_timeout(None),
-        MaybeTlsStream::Rustls(s) => s.sock.set_read_timeout(None),
+        MaybeTlsStream::Plain(s) => s.set_read_timeout(timeout),
+        MaybeTlsStream::Rustls(s) => s.sock.set_read_timeout(timeout),
         _ => Ok(()),
     };
-    Ok(socket)
 }
 
 fn handshake_failure(address: &RoomAddress, e: tungstenite::Error) -> String {

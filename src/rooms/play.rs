@@ -103,7 +103,17 @@ impl RoomPlay {
             }
             let ours = state.status == Status::Playing && state.to_move == Some(side);
             if ours && sent != Some(turn) {
-                let msg = match self.choose(engine, &mut told, &state, variant, colour(side))? {
+                // The engine thinks on a thread of its own while this one
+                // keeps the connection alive (it answers the server's pings).
+                let reply = std::thread::scope(|scope| {
+                    let thinking = scope
+                        .spawn(|| self.choose(engine, &mut told, &state, variant, colour(side)));
+                    conn.keep_alive_while(|| thinking.is_finished());
+                    thinking
+                        .join()
+                        .unwrap_or_else(|_| Err("the engine's thread failed".to_string()))
+                })?;
+                let msg = match reply {
                     Reply::Move(mv) => ClientIn::Move {
                         square: mv.to_string(),
                         ply: turn.1,
