@@ -161,7 +161,12 @@ async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
     if let Some(peer) = crate::listen::peer(&parts.extensions) {
-        if let Err(wait) = hub.may_make_room(peer.ip()) {
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok());
+        let client = crate::limits::client_ip(peer.ip(), forwarded, &hub.limits().trusted_proxies);
+        if let Err(wait) = hub.may_make_room(client) {
             let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
             let limits = hub.limits();
             let mut r = error(

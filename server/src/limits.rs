@@ -68,6 +68,9 @@ pub struct Limits {
     pub finished_idle: Duration,
     pub sweep_every: Duration,
     pub presence_delay: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` names the client for the
+    /// per-address room limit (none: every address is the TCP peer's).
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Limits {
@@ -88,6 +91,7 @@ impl Default for Limits {
             finished_idle: FINISHED_IDLE,
             sweep_every: SWEEP_EVERY,
             presence_delay: PRESENCE_DELAY,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -106,6 +110,21 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
             }
         },
     }
+}
+
+/// The client's address: the TCP peer's, unless the peer is one of the
+/// `trusted` proxies, whose `X-Forwarded-For` is read: its last entry is
+/// the address the proxy itself saw (entries before it are the client's
+/// own words, and anyone can write them). A trusted proxy that sends no
+/// readable header leaves its own address.
+pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    forwarded_for
+        .and_then(|h| h.rsplit(',').next())
+        .and_then(|last| last.trim().parse().ok())
+        .unwrap_or(peer)
 }
 
 /// Token buckets by address: `burst` at once, then one per `every`.

@@ -51,6 +51,11 @@ struct Args {
     /// Seconds an HTTP request's header, and a room request's body, may take.
     #[arg(long, default_value_t = limits::HEADER_TIMEOUT.as_secs_f64(), value_parser = seconds)]
     request_timeout: f64,
+    /// A reverse proxy (its address as the server sees it, e.g. 127.0.0.1)
+    /// whose X-Forwarded-For names the client for the room-making limit;
+    /// repeatable (docs/deploy.md).
+    #[arg(long = "trusted-proxy")]
+    trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 fn positive(s: &str) -> Result<usize, String> {
@@ -112,6 +117,7 @@ async fn run(args: Args) -> Result<(), String> {
         ping_timeout: secs(args.ping_timeout),
         header_timeout: secs(args.request_timeout),
         body_timeout: secs(args.request_timeout),
+        trusted_proxies: args.trusted_proxies.clone(),
         ..Limits::default()
     };
     let store = SqliteStore::open(&args.db, args.durable)?;

@@ -194,6 +194,51 @@ async fn room_making_is_rate_limited_per_address() {
 }
 
 #[tokio::test]
+async fn a_trusted_proxys_forwarded_address_is_the_one_limited() {
+    let (_dir, site, db) = scratch();
+    let body = r#"{"variant":"modern","color":"black"}"#;
+    let from = |client: &str| {
+        format!("Content-Type: application/json\r\nX-Forwarded-For: 203.0.113.9, {client}\r\n")
+    };
+    // Behind the trusted proxy 127.0.0.4, each client has its own burst.
+    let limits = Limits {
+        rooms_burst: 1,
+        room_every: Duration::from_secs(60),
+        trusted_proxies: vec!["127.0.0.4".parse().unwrap()],
+        ..quick()
+    };
+    let (addr, _) = start_with(&db, &site, limits).await;
+    let post = |client: String| async move {
+        http_from(addr, "127.0.0.4", "POST", "/api/rooms", &client, body)
+            .await
+            .0
+    };
+    assert_eq!(post(from("198.51.100.1")).await, 201);
+    assert_eq!(
+        post(from("198.51.100.1")).await,
+        429,
+        "one client's second room"
+    );
+    assert_eq!(
+        post(from("198.51.100.2")).await,
+        201,
+        "another client behind the proxy"
+    );
+    // A peer that is not the proxy is limited by its own address, whatever it writes.
+    let direct = |client: String| async move {
+        http_from(addr, "127.0.0.5", "POST", "/api/rooms", &client, body)
+            .await
+            .0
+    };
+    assert_eq!(direct(from("198.51.100.3")).await, 201);
+    assert_eq!(
+        direct(from("198.51.100.4")).await,
+        429,
+        "the header is not believed"
+    );
+}
+
+#[tokio::test]
 async fn one_address_cannot_take_every_connection() {
     let (_dir, site, db) = scratch();
     let limits = Limits {
