@@ -118,6 +118,7 @@ impl CliCommand {
                 | CliCommand::Bench { .. }
                 | CliCommand::Solve(_)
                 | CliCommand::Report(_)
+                | CliCommand::Analyze(_)
                 | CliCommand::Openings(_)
                 | CliCommand::Train(_)
                 | CliCommand::Probcut(_)
