@@ -68,14 +68,15 @@ mod tests {
     use super::*;
     use crate::rules::color::{Color, Variant};
 
+    /// (Passes left out and put back: tests/analyze.rs, on WTHOR games.)
     #[test]
-    fn left_out_passes_are_put_back_and_illegal_moves_still_named() {
+    fn illegal_moves_and_unforced_passes_are_named() {
         let start = Position::start(Variant::Modern, Color::Black);
         // Black plays f5; white must answer, so "f5f5" is illegal at move 2.
         let err = parse_game("f5f5", start).unwrap_err();
         assert_eq!(err, "move 2 (f5) is illegal");
         // Written passes where none is forced are refused.
         let err = parse_game("f5pa", start).unwrap_err();
-        assert_eq!(err, "move 2 (pa) is illegal");
+        assert_eq!(err, "move 2 (pass) is illegal");
     }
 }
