@@ -574,7 +574,10 @@ fn resume_refuses_other_settings_and_other_games() {
     let (g, o) = (path_str(&games), path_str(&out));
     analyze(&[g, "--depth", "2", "--out", o]);
     let made = std::fs::read_to_string(&out).unwrap();
-    assert!(made.lines().next().unwrap().contains("\"depth\":2"), "{made}");
+    assert!(
+        made.lines().next().unwrap().contains("\"depth\":2"),
+        "{made}"
+    );
     // The same settings resume (nothing left to do).
     analyze(&[g, "--depth", "2", "--out", o, "--resume"]);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), made);
@@ -586,17 +589,39 @@ fn resume_refuses_other_settings_and_other_games() {
         assert!(stderr(&r).contains(why), "{a:?}: {}", stderr(&r));
         assert_eq!(std::fs::read_to_string(&out).unwrap(), made, "{a:?}");
     };
-    refused(&[g, "--depth", "8", "--out", o, "--resume"], "--depth 2 (this run: 8)");
-    refused(&[g, "--depth", "2", "--exact", "10", "--out", o, "--resume"], "--exact 22 (this run: 10)");
+    refused(
+        &[g, "--depth", "8", "--out", o, "--resume"],
+        "--depth 2 (this run: 8)",
+    );
+    refused(
+        &[g, "--depth", "2", "--exact", "10", "--out", o, "--resume"],
+        "--exact 22 (this run: 10)",
+    );
     // Another game under the same id (t.txt:1).
     std::fs::write(&games, "f5f6e6f4e3c5c4\n").unwrap();
-    refused(&[g, "--depth", "2", "--out", o, "--resume"], "holds other moves");
+    refused(
+        &[g, "--depth", "2", "--out", o, "--resume"],
+        "holds other moves",
+    );
     // A file without the settings line cannot be checked.
     let old = dir.join("old.jsonl");
     let body: String = made.lines().skip(1).map(|l| l.to_string() + "\n").collect();
     std::fs::write(&old, &body).unwrap();
-    let r = mollett(&["analyze", "--quiet", g, "--depth", "2", "--out", path_str(&old), "--resume"]);
-    assert!(!r.status.success() && stderr(&r).contains("no settings line"), "{}", stderr(&r));
+    let r = mollett(&[
+        "analyze",
+        "--quiet",
+        g,
+        "--depth",
+        "2",
+        "--out",
+        path_str(&old),
+        "--resume",
+    ]);
+    assert!(
+        !r.status.success() && stderr(&r).contains("no settings line"),
+        "{}",
+        stderr(&r)
+    );
 }
 
 /// `--threads 2` reviews two games at once, one search thread each: its
@@ -607,8 +632,18 @@ fn threads_give_the_records_of_one_thread() {
     let w = wthor_2017();
     let run = |threads: &str, out: &Path| {
         analyze(&[
-            path_str(&w), "--shard", "9/700", "--depth", "9", "--exact", "14", "--json",
-            "--threads", threads, "--out", path_str(out),
+            path_str(&w),
+            "--shard",
+            "9/700",
+            "--depth",
+            "9",
+            "--exact",
+            "14",
+            "--json",
+            "--threads",
+            threads,
+            "--out",
+            path_str(out),
         ])
     };
     let (one, two) = (dir.join("one.jsonl"), dir.join("two.jsonl"));
@@ -616,7 +651,11 @@ fn threads_give_the_records_of_one_thread() {
     let b = run("2", &two);
     assert!(json_records(&a).len() > 100);
     assert_eq!(a, b, "--json differs");
-    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap(), "--out differs");
+    assert_eq!(
+        std::fs::read(&one).unwrap(),
+        std::fs::read(&two).unwrap(),
+        "--out differs"
+    );
 }
 
 /// A game of WTHOR 2017 with a forced pass some moves before its end, its
@@ -644,19 +683,36 @@ fn transcripts_may_leave_out_forced_passes() {
     let without: Vec<Move> = moves.iter().copied().filter(|&m| m != Move::Pass).collect();
     let games = dir.join("t.txt");
     let spaced: Vec<String> = without.iter().map(|m| m.to_string()).collect();
-    std::fs::write(&games, format!("{}\n{}\n", moves_text(&without), spaced.join(" "))).unwrap();
-    let records = json_records(&analyze(&[path_str(&games), "--depth", "1", "--exact", "0", "--json"]));
+    std::fs::write(
+        &games,
+        format!("{}\n{}\n", moves_text(&without), spaced.join(" ")),
+    )
+    .unwrap();
+    let records = json_records(&analyze(&[
+        path_str(&games),
+        "--depth",
+        "1",
+        "--exact",
+        "0",
+        "--json",
+    ]));
     let full = moves_text(&moves);
     for game in ["t.txt:1", "t.txt:2"] {
-        let last = records.iter().filter(|r| r.game.ends_with(game)).last().unwrap();
+        let last = records.iter().rfind(|r| r.game.ends_with(game)).unwrap();
         assert_eq!(last.line, full, "{game}");
     }
-    assert!(records.iter().any(|r| r.ply == at + 2), "the move after the pass is ply {}", at + 2);
+    assert!(
+        records.iter().any(|r| r.ply == at + 2),
+        "the move after the pass is ply {}",
+        at + 2
+    );
     // The move after the pass replaced by one illegal there.
     let mut bad = without.clone();
     let pos_after = moves[..=at]
         .iter()
-        .fold(Position::start(Variant::Modern, Color::Black), |p, &m| p.play(m).unwrap());
+        .fold(Position::start(Variant::Modern, Color::Black), |p, &m| {
+            p.play(m).unwrap()
+        });
     let illegal = (0..64)
         .map(|i| Move::Place(mollett::Square::from_index(i)))
         .find(|m| !pos_after.legal_moves().contains(m) && !bad[..at].contains(m))
@@ -666,7 +722,10 @@ fn transcripts_may_leave_out_forced_passes() {
     let r = mollett(&["analyze", "--quiet", path_str(&games)]);
     let err = stderr(&r);
     assert!(!r.status.success(), "{err}");
-    assert!(err.contains(&format!("move {} ({illegal}) is illegal", at + 1)), "{err}");
+    assert!(
+        err.contains(&format!("move {} ({illegal}) is illegal", at + 1)),
+        "{err}"
+    );
     // An openings file: the moves to just after the pass, the pass left out.
     let opening = moves_text(&without[..=at]);
     let read = mollett::tournament::openings::parse_line(&opening, Variant::Modern)
@@ -682,12 +741,28 @@ fn ctrl_c_leaves_a_ggf_of_whole_games() {
     let dir = tmpdir("analyze-ctrl-c");
     let games = dir.join("t.txt");
     let (moves, _) = a_game_with_a_pass();
-    std::fs::write(&games, format!("f5d6c3d3\n{}\n", mollett::rules::moveline::moves_text(&moves))).unwrap();
+    std::fs::write(
+        &games,
+        format!(
+            "f5d6c3d3\n{}\n",
+            mollett::rules::moveline::moves_text(&moves)
+        ),
+    )
+    .unwrap();
     let (out, ggf) = (dir.join("o.jsonl"), dir.join("g.ggf"));
     let mut child = std::process::Command::new(mollett_bin())
         .args([
-            "analyze", "--quiet", path_str(&games), "--depth", "12", "--exact", "0",
-            "--out", path_str(&out), "--ggf", path_str(&ggf),
+            "analyze",
+            "--quiet",
+            path_str(&games),
+            "--depth",
+            "12",
+            "--exact",
+            "0",
+            "--out",
+            path_str(&out),
+            "--ggf",
+            path_str(&ggf),
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -713,7 +788,14 @@ fn ctrl_c_leaves_a_ggf_of_whole_games() {
 fn each_record_explains_its_move() {
     use mollett::engine::review::Class;
     let records = json_records(&analyze(&[
-        path_str(&wthor_2017()), "--shard", "7/900", "--depth", "6", "--exact", "14", "--json",
+        path_str(&wthor_2017()),
+        "--shard",
+        "7/900",
+        "--depth",
+        "6",
+        "--exact",
+        "14",
+        "--json",
     ]));
     let games = {
         use mollett::review::games::{read_games, FileKind};
@@ -731,28 +813,46 @@ fn each_record_explains_its_move() {
         assert_eq!(listed, want, "{r:?}");
         assert_eq!(r.moves[0].mv, r.best_move, "{r:?}");
         assert_eq!(r.moves[0].value, r.best_value, "{r:?}");
-        assert!(r.moves.windows(2).all(|w| w[0].value >= w[1].value), "{r:?}");
+        assert!(
+            r.moves.windows(2).all(|w| w[0].value >= w[1].value),
+            "{r:?}"
+        );
         let played = r.moves.iter().find(|m| m.mv == r.mv).unwrap();
         assert_eq!(played.value, r.value, "{r:?}");
         assert!(r.pv.starts_with(&r.best_move), "{r:?}");
         let pv = parse_moves(&r.pv).unwrap();
-        assert!(pv.iter().try_fold(pos, |p, &m| p.play(m)).is_some(), "a legal line: {r:?}");
+        assert!(
+            pv.iter().try_fold(pos, |p, &m| p.play(m)).is_some(),
+            "a legal line: {r:?}"
+        );
         assert_eq!(r.exact, r.empties <= 14, "{r:?}");
         // The expected error is measured at the default depth only.
         assert_eq!(r.error, None, "{r:?}");
         if legal.len() > 1 {
-            assert_eq!(r.class(), Some(Class::judge(r.best_value, r.value, r.exact)), "{r:?}");
+            assert_eq!(
+                r.class(),
+                Some(Class::judge(r.best_value, r.value, r.exact)),
+                "{r:?}"
+            );
         }
     }
     // At the default depth, each estimate carries its expected error.
     let records = json_records(&analyze(&[
-        path_str(&wthor_2017()), "--shard", "7/900", "--exact", "16", "--json",
+        path_str(&wthor_2017()),
+        "--shard",
+        "7/900",
+        "--exact",
+        "16",
+        "--json",
     ]));
     for r in records.iter().filter(|r| r.empties > 16) {
         let want = mollett::review::record::expected_error(r.empties, 14);
         assert!(r.error.is_some() && r.error == want, "{r:?}");
     }
-    assert!(records.iter().filter(|r| r.exact).all(|r| r.error.is_none()));
+    assert!(records
+        .iter()
+        .filter(|r| r.exact)
+        .all(|r| r.error.is_none()));
 }
 
 /// The measurement behind `ESTIMATE_ERROR` (docs/analyze.md): the mean
@@ -777,7 +877,11 @@ fn measure_estimate_error() {
         let positions: Vec<(Position, Move)> = games
             .iter()
             .step_by(50)
-            .filter_map(|g| g.plies().into_iter().find(|(p, m)| p.empty_count() == empties && *m != Move::Pass))
+            .filter_map(|g| {
+                g.plies()
+                    .into_iter()
+                    .find(|(p, m)| p.empty_count() == empties && *m != Move::Pass)
+            })
             .filter(|(p, _)| p.legal_moves().len() > 1)
             .take(sample)
             .collect();
@@ -789,13 +893,21 @@ fn measure_estimate_error() {
                 s.spawn(|| {
                     let stop = AtomicBool::new(false);
                     let d = ReviewDepth::default();
-                    let exact_depth = ReviewDepth { exact_from: 60, depth: 14 };
-                    let base = Settings { threads: 1, ..Settings::default() };
+                    let exact_depth = ReviewDepth {
+                        exact_from: 60,
+                        depth: 14,
+                    };
+                    let base = Settings {
+                        threads: 1,
+                        ..Settings::default()
+                    };
                     let mut e = Engine::new(d.settings(Variant::Modern, base.clone()));
                     let mut x = Engine::new(exact_depth.settings(Variant::Modern, base));
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some((pos, mv)) = positions.get(i) else { return };
+                        let Some((pos, mv)) = positions.get(i) else {
+                            return;
+                        };
                         let est = review_move(&mut e, pos, *mv, d, &stop);
                         let exact = review_move(&mut x, pos, *mv, exact_depth, &stop);
                         assert!(!est.exact && exact.exact);

@@ -451,7 +451,10 @@ fn ends_quietly_without_a_reader(args: &[&str]) {
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{args:?}: {err}"
+    );
     let sigpipe = out.status.signal() == Some(libc::SIGPIPE) || out.status.code() == Some(141);
     assert!(sigpipe, "{args:?}: {:?} {err}", out.status);
 }
@@ -465,7 +468,10 @@ fn every_subcommand_ends_quietly_when_its_reader_goes() {
     ends_quietly_without_a_reader(&["perft", "3"]);
     ends_quietly_without_a_reader(&["openings", "--count", "2", "--depth", "1"]);
     // A command that talks to engine processes keeps SIGPIPE ignored.
-    let engine = format!("name=a cmd={} init=set_option depth 1", env!("CARGO_BIN_EXE_mollett"));
+    let engine = format!(
+        "name=a cmd={} init=set_option depth 1",
+        env!("CARGO_BIN_EXE_mollett")
+    );
     ends_quietly_without_a_reader(&[
         "match", "--engine", &engine, "--engine", &engine, "--games", "2", "--quiet",
     ]);

@@ -421,18 +421,38 @@ fn no_command_writes_over_its_own_input() {
     let engine = format!("name=a cmd={}", bin());
     let m = |out_flag: &str, out: &'static str| -> Vec<String> {
         [
-            "match", "--engine", &engine, "--engine", &engine, "--openings", "o.txt", out_flag, out,
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--openings",
+            "o.txt",
+            out_flag,
+            out,
         ]
         .map(String::from)
         .to_vec()
     };
     let cases: Vec<(Vec<String>, &str)> = vec![
         // analyze: the WTHOR file as GGF, the transcript as --out.
-        (words("analyze v.wtb --shard 1/9000 --depth 1 --ggf ./v.wtb"), "a file to analyse"),
-        (words("analyze t.txt --out ./t.txt --resume"), "a file to analyse"),
-        (words("analyze t.txt --out sub/../t.txt"), "a file to analyse"),
+        (
+            words("analyze v.wtb --shard 1/9000 --depth 1 --ggf ./v.wtb"),
+            "a file to analyse",
+        ),
+        (
+            words("analyze t.txt --out ./t.txt --resume"),
+            "a file to analyse",
+        ),
+        (
+            words("analyze t.txt --out sub/../t.txt"),
+            "a file to analyse",
+        ),
         (words("analyze t.txt --out link.txt"), "a file to analyse"),
-        (words("analyze t.txt --out o.jsonl --ggf .//o.jsonl"), "the --out file"),
+        (
+            words("analyze t.txt --out o.jsonl --ggf .//o.jsonl"),
+            "the --out file",
+        ),
         // report --html over a result file.
         (words("report o.txt --html sub/../o.txt"), "a result file"),
         // match: results over the openings, by a hard link; the page too.
@@ -446,23 +466,48 @@ fn no_command_writes_over_its_own_input() {
                 .collect(),
             "the openings file",
         ),
-        (words("selfplay --openings o.txt --out .//o.txt"), "the openings file"),
-        (words("selfplay --wthor v.wtb --corpus ./v.wtb"), "a WTHOR file"),
+        (
+            words("selfplay --openings o.txt --out .//o.txt"),
+            "the openings file",
+        ),
+        (
+            words("selfplay --wthor v.wtb --corpus ./v.wtb"),
+            "a WTHOR file",
+        ),
         (words("train t.txt --out ./link.txt"), "a file to train on"),
         (words("book import-edax a.book ./a.book"), "the book read"),
-        (words("book export-edax a.book sub/../a.book"), "the book read"),
-        (words("book merge a.book b.book --out ./b.book"), "a book merged"),
-        (words("book build --wthor v.wtb --out ./v.wtb"), "a WTHOR file"),
-        (words("book build --wthor v.wtb --out x.book --progress ./v.wtb"), "a WTHOR file"),
+        (
+            words("book export-edax a.book sub/../a.book"),
+            "the book read",
+        ),
+        (
+            words("book merge a.book b.book --out ./b.book"),
+            "a book merged",
+        ),
+        (
+            words("book build --wthor v.wtb --out ./v.wtb"),
+            "a WTHOR file",
+        ),
+        (
+            words("book build --wthor v.wtb --out x.book --progress ./v.wtb"),
+            "a WTHOR file",
+        ),
         (words("book learn a.book --out ./a.book"), "the book read"),
-        (words("book learn a.book --out x.book --progress a.book"), "the book read"),
+        (
+            words("book learn a.book --out x.book --progress a.book"),
+            "the book read",
+        ),
     ];
     for (args, what) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         refused_in(&d, &args, what);
     }
     // Special files are no outputs either.
-    refused_in(&d, &["analyze", "t.txt", "--out", "/dev/null"], "character device");
+    refused_in(
+        &d,
+        &["analyze", "t.txt", "--out", "/dev/null"],
+        "character device",
+    );
     refused_in(&d, &["openings", "--out", "sub"], "is a directory");
 }
 

@@ -170,8 +170,10 @@ impl BookCommand {
                 out,
             } => {
                 let progress = progress_file(progress, &out);
-                let mut inputs: Vec<RunFile> =
-                    wthor.iter().map(|w| RunFile::new(w, "a WTHOR file")).collect();
+                let mut inputs: Vec<RunFile> = wthor
+                    .iter()
+                    .map(|w| RunFile::new(w, "a WTHOR file"))
+                    .collect();
                 guard("--progress", &progress, &inputs)?;
                 inputs.push(RunFile::new(&progress, "the progress file"));
                 guard("--out", &out, &inputs)?;

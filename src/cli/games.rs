@@ -3,6 +3,7 @@
 
 use super::sprt::{optional_sprt, sprt_word};
 use clap::Args;
+use mollett::files::RunFile;
 use mollett::rules::moveline::moves_text;
 use mollett::rules::Variant;
 use mollett::tournament::config::{unique_names, Config};
@@ -14,7 +15,6 @@ use mollett::tournament::schedule::Format;
 use mollett::tournament::tune::{self, Param, TuneConfig};
 use mollett::tournament::types::parse_shard;
 use mollett::tournament::{EngineSpec, RefereeLimits, TimeControl};
-use mollett::files::RunFile;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -110,7 +110,11 @@ impl RunSettings {
                 out.push(format!("{name} {was} (this run: {is})"));
             }
         };
-        diff("format", self.mollett_analyze.to_string(), now.mollett_analyze.to_string());
+        diff(
+            "format",
+            self.mollett_analyze.to_string(),
+            now.mollett_analyze.to_string(),
+        );
         diff("--variant", self.variant.clone(), now.variant.clone());
         diff("--depth", self.depth.to_string(), now.depth.to_string());
         diff("--exact", self.exact.to_string(), now.exact.to_string());

@@ -7,9 +7,9 @@ use super::record::{read_analysis, read_analysis_from, AnalysisFile, MoveRecord,
 use crate::engine::review::{review_move, ReviewDepth};
 use crate::engine::search::{Engine, Settings};
 use crate::files::Writer;
+use crate::rules::color::{Color, Variant};
 use crate::rules::moveline::moves_text;
 use crate::rules::square::Move;
-use crate::rules::color::{Color, Variant};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -157,11 +157,10 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
                         }
                     }
                     let (_, eng) = engine.as_mut().expect("made above");
-                    let (records, whole) =
-                        review_game(g, eng, cfg.depth, &done, stop, |record| {
-                            progress.lock().expect("progress").moved(gi);
-                            sink.lock().expect("sink").add(gi, record);
-                        });
+                    let (records, whole) = review_game(g, eng, cfg.depth, &done, stop, |record| {
+                        progress.lock().expect("progress").moved(gi);
+                        sink.lock().expect("sink").add(gi, record);
+                    });
                     {
                         let mut sink = sink.lock().expect("sink");
                         sink.finish(gi, whole);
@@ -337,7 +336,11 @@ impl Sink {
             return;
         }
         self.waiting.entry(game).or_default().1 = whole;
-        while self.waiting.get(&self.next).is_some_and(|(_, whole)| *whole) {
+        while self
+            .waiting
+            .get(&self.next)
+            .is_some_and(|(_, whole)| *whole)
+        {
             let (text, _) = self.waiting.remove(&self.next).expect("just seen");
             self.write(&text);
             self.next += 1;
