@@ -437,19 +437,27 @@ fn move_choice_positions_score_every_legal_move() {
 }
 
 /// `mollett ARGS | head -0`: the reader is gone before anything is
-/// printed. The run ends as a Unix tool does (killed by SIGPIPE, or the
-/// same status, 141), with no panic, message or backtrace.
+/// printed (the pipe's read end is closed before the run starts). The run
+/// ends as a Unix tool does (killed by SIGPIPE, or the same status, 141),
+/// with no panic, message or backtrace.
 fn ends_quietly_without_a_reader(args: &[&str]) {
+    use std::os::fd::{FromRawFd, OwnedFd};
     use std::os::unix::process::ExitStatusExt;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mollett"))
+    let mut fds = [0; 2];
+    // SAFETY: two valid descriptors come back; the read end is closed at
+    // once and the write end owned by the child's stdout.
+    let write_end = unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        libc::close(fds[0]);
+        OwnedFd::from_raw_fd(fds[1])
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_mollett"))
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::from(write_end))
         .stderr(Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         !err.contains("panicked") && !err.contains("Broken pipe"),
