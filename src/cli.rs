@@ -122,6 +122,7 @@ impl CliCommand {
                 | CliCommand::Bench { .. }
                 | CliCommand::Solve(_)
                 | CliCommand::Report(_)
+                | CliCommand::Analyze(_)
                 | CliCommand::Openings(_)
                 | CliCommand::Train(_)
                 | CliCommand::Probcut(_)

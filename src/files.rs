@@ -55,6 +55,16 @@ pub fn regular_input(path: &Path) -> Result<(), String> {
     }
 }
 
+/// Names on stderr each of `inputs` that is an empty file: a run that
+/// reads nothing from it says so rather than printing nothing.
+pub fn warn_empty<'a>(inputs: impl IntoIterator<Item = &'a PathBuf>) {
+    for p in inputs {
+        if std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            log::warn!("{}: is empty; nothing read from it", p.display());
+        }
+    }
+}
+
 /// The folder a file named `path` lives in (`.` for a bare name).
 fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {
@@ -122,6 +132,69 @@ pub fn check_output(path: &Path) -> Result<(), String> {
             .map_err(|e| format!("{shown}: cannot write: {e}"))?;
     }
     Ok(())
+}
+
+/// The path `p` with its folder resolved (links, `.`, `..`, `//`), when the
+/// folder exists: two spellings of one file, made or not, resolve alike.
+fn resolved(p: &Path) -> Option<PathBuf> {
+    if let Ok(full) = p.canonicalize() {
+        return Some(full);
+    }
+    let name = p.file_name()?;
+    folder_of(p).canonicalize().ok().map(|f| f.join(name))
+}
+
+/// Device and inode of an existing file: hard links and bind mounts name
+/// one file under two resolved paths.
+#[cfg(unix)]
+fn file_id(p: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_p: &Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// Paths that name one file, however spelled (`./`, `//`, `..`, links, a
+/// file not made yet): same path as written, same resolved folder and name,
+/// or the same device and inode.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
+        || matches!((file_id(a), file_id(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// A file a run reads (or writes besides the one checked), and what it is
+/// in words, for [`guard`]'s refusal.
+pub struct RunFile {
+    pub path: PathBuf,
+    pub what: String,
+}
+
+impl RunFile {
+    pub fn new(path: impl Into<PathBuf>, what: impl Into<String>) -> RunFile {
+        RunFile {
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+}
+
+/// The one guard of every file Mollett writes, run before any work: the
+/// output `out` (given as `flag`, e.g. `--out`) must be writable as
+/// [`check_output`] says and must not be any of `others`, the files the
+/// same run reads or writes, however spelled.
+pub fn guard(flag: &str, out: &Path, others: &[RunFile]) -> Result<(), String> {
+    if let Some(same) = others.iter().find(|f| same_file(&f.path, out)) {
+        return Err(format!(
+            "{flag} {}: is {} ({}); give another name (nothing was written)",
+            out.display(),
+            same.what,
+            same.path.display()
+        ));
+    }
+    check_output(out).map_err(|e| format!("{flag} {e}"))
 }
 
 /// A hidden name beside `path` for a temporary file of this process.

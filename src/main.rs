@@ -18,6 +18,7 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .format(log_line)
         .init();
+    quiet_when_stdout_closes();
     let cli = Cli::try_parse().unwrap_or_else(|e| one_line_error(e));
     let variant = cli.variant;
     if cli.command.as_ref().is_some_and(CliCommand::only_prints) {
@@ -99,6 +100,27 @@ fn log_line(buf: &mut env_logger::fmt::Formatter, record: &log::Record) -> std::
         log::Level::Warn => writeln!(buf, "mollett: warning: {}", record.args()),
         level => writeln!(buf, "[{level} {}] {}", record.target(), record.args()),
     }
+}
+
+/// Every subcommand ends quietly when the reader of its stdout goes
+/// (`mollett match ... | head -1`), as Unix tools do: those that keep
+/// SIGPIPE ignored (they talk to engine processes) see the write fail, and
+/// `print!` panics; that one panic exits with the status a SIGPIPE death
+/// has (128 + 13), without a message or backtrace.
+fn quiet_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
 }
 
 /// Help and version print as clap prints them; an error in the arguments

@@ -435,3 +435,52 @@ fn move_choice_positions_score_every_legal_move() {
         assert!(out.status.success() && text.contains(" 0 wrong"), "{text}");
     }
 }
+
+/// `mollett ARGS | head -0`: the reader is gone before anything is
+/// printed (the pipe's read end is closed before the run starts). The run
+/// ends as a Unix tool does (killed by SIGPIPE, or the same status, 141),
+/// with no panic, message or backtrace.
+fn ends_quietly_without_a_reader(args: &[&str]) {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::ExitStatusExt;
+    let mut fds = [0; 2];
+    // SAFETY: two valid descriptors come back; the read end is closed at
+    // once and the write end owned by the child's stdout.
+    let write_end = unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0);
+        libc::close(fds[0]);
+        OwnedFd::from_raw_fd(fds[1])
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_mollett"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(write_end))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{args:?}: {err}"
+    );
+    let sigpipe = out.status.signal() == Some(libc::SIGPIPE) || out.status.code() == Some(141);
+    assert!(sigpipe, "{args:?}: {:?} {err}", out.status);
+}
+
+#[test]
+fn every_subcommand_ends_quietly_when_its_reader_goes() {
+    let games = temp("pipe", "t.txt", b"f5d6c3d3c4f4f6\nf5f6e6f4\n");
+    let t = games.to_str().unwrap();
+    ends_quietly_without_a_reader(&["analyze", t, "--depth", "1", "--exact", "0", "--quiet"]);
+    ends_quietly_without_a_reader(&["analyze", t, "--depth", "1", "--json", "--quiet"]);
+    ends_quietly_without_a_reader(&["perft", "3"]);
+    ends_quietly_without_a_reader(&["openings", "--count", "2", "--depth", "1"]);
+    // A command that talks to engine processes keeps SIGPIPE ignored.
+    let engine = format!(
+        "name=a cmd={} init=set_option depth 1",
+        env!("CARGO_BIN_EXE_mollett")
+    );
+    ends_quietly_without_a_reader(&[
+        "match", "--engine", &engine, "--engine", &engine, "--games", "2", "--quiet",
+    ]);
+}

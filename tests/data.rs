@@ -161,3 +161,28 @@ fn no_data_file_was_rewritten_after_it_was_added() {
         "open corpus files in git: {tracked}"
     );
 }
+
+#[test]
+fn a_seal_never_writes_its_manifest_over_an_open_file() {
+    let d = tmp::TestDir::new("data-seal-guard");
+    let open = d.path().join("s.games");
+    std::fs::write(&open, "# mollett-corpus 1 variant=modern exact=20 seed=1\n").unwrap();
+    let before = std::fs::read(&open).unwrap();
+    let dotted = d.path().join(".").join("s.games");
+    let o = mollett(&[
+        "corpus",
+        "seal",
+        open.to_str().unwrap(),
+        "--commit",
+        "abc1234",
+        "--manifest",
+        dotted.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--manifest") && err.contains("open corpus file"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&open).unwrap(), before, "nothing was written");
+}

@@ -367,3 +367,150 @@ fn a_full_disk_during_train_leaves_the_old_weight_file() {
     assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
     drop(fs);
 }
+
+/// Runs `args` in `dir`: refused (status 2, one line naming `what`), and
+/// every file of `dir` as it was.
+fn refused_in(dir: &Path, args: &[&str], what: &str) {
+    let before: Vec<(PathBuf, Vec<u8>)> = files_of(dir);
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mollett");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(what), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert_eq!(files_of(dir), before, "{args:?}: nothing written");
+}
+
+/// The regular files of `dir` (not following links) and their bytes.
+fn files_of(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.symlink_metadata().unwrap().is_file())
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Every command that writes a file refuses to write over a file the same
+/// run reads, however the two are spelled (`./`, `//`, `..`, a symbolic
+/// link, a hard link), before any work (docs/files.md lists them).
+#[test]
+fn no_command_writes_over_its_own_input() {
+    let d = dir("guard");
+    std::fs::create_dir(d.join("sub")).unwrap();
+    let wtb = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/wthor/WTH_2017.wtb"
+    ));
+    std::fs::copy(&wtb, d.join("v.wtb")).unwrap();
+    std::fs::write(d.join("t.txt"), "f5d6c3d3c4\n").unwrap();
+    std::fs::write(d.join("o.txt"), "f5d6\n").unwrap();
+    std::fs::write(d.join("a.book"), "not read\n").unwrap();
+    std::fs::write(d.join("b.book"), "not read\n").unwrap();
+    std::os::unix::fs::symlink("t.txt", d.join("link.txt")).unwrap();
+    std::fs::hard_link(d.join("o.txt"), d.join("hard.txt")).unwrap();
+    let engine = format!("name=a cmd={}", bin());
+    let m = |out_flag: &str, out: &'static str| -> Vec<String> {
+        [
+            "match",
+            "--engine",
+            &engine,
+            "--engine",
+            &engine,
+            "--openings",
+            "o.txt",
+            out_flag,
+            out,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        // analyze: the WTHOR file as GGF, the transcript as --out.
+        (
+            words("analyze v.wtb --shard 1/9000 --depth 1 --ggf ./v.wtb"),
+            "a file to analyse",
+        ),
+        (
+            words("analyze t.txt --out ./t.txt --resume"),
+            "a file to analyse",
+        ),
+        (
+            words("analyze t.txt --out sub/../t.txt"),
+            "a file to analyse",
+        ),
+        (words("analyze t.txt --out link.txt"), "a file to analyse"),
+        (
+            words("analyze t.txt --out o.jsonl --ggf .//o.jsonl"),
+            "the --out file",
+        ),
+        // report --html over a result file.
+        (words("report o.txt --html sub/../o.txt"), "a result file"),
+        // match: results over the openings, by a hard link; the page too.
+        (m("--out", "hard.txt"), "the openings file"),
+        (m("--html", "./o.txt"), "the openings file"),
+        (
+            ["tune", "--engine", &engine, "--param", "depth=2,1,4,1"]
+                .into_iter()
+                .map(String::from)
+                .chain(words("--openings o.txt --out ./o.txt"))
+                .collect(),
+            "the openings file",
+        ),
+        (
+            words("selfplay --openings o.txt --out .//o.txt"),
+            "the openings file",
+        ),
+        (
+            words("selfplay --wthor v.wtb --corpus ./v.wtb"),
+            "a WTHOR file",
+        ),
+        (words("train t.txt --out ./link.txt"), "a file to train on"),
+        (words("book import-edax a.book ./a.book"), "the book read"),
+        (
+            words("book export-edax a.book sub/../a.book"),
+            "the book read",
+        ),
+        (
+            words("book merge a.book b.book --out ./b.book"),
+            "a book merged",
+        ),
+        (
+            words("book build --wthor v.wtb --out ./v.wtb"),
+            "a WTHOR file",
+        ),
+        (
+            words("book build --wthor v.wtb --out x.book --progress ./v.wtb"),
+            "a WTHOR file",
+        ),
+        (words("book learn a.book --out ./a.book"), "the book read"),
+        (
+            words("book learn a.book --out x.book --progress a.book"),
+            "the book read",
+        ),
+    ];
+    for (args, what) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused_in(&d, &args, what);
+    }
+    // Special files are no outputs either.
+    refused_in(
+        &d,
+        &["analyze", "t.txt", "--out", "/dev/null"],
+        "character device",
+    );
+    refused_in(&d, &["openings", "--out", "sub"], "is a directory");
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}

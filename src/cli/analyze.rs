@@ -4,6 +4,7 @@
 use super::games::StopFlag;
 use clap::Args;
 use mollett::engine::review::ReviewDepth;
+use mollett::files::RunFile;
 use mollett::review::report::{games_ggf, games_text, summary_text};
 use mollett::review::run::{run, AnalyzeConfig};
 use mollett::rules::Variant;
@@ -22,10 +23,12 @@ pub struct AnalyzeArgs {
     /// Midgame search depth before that (1 to 30).
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=30))]
     depth: u32,
-    /// Search threads (1 to 256).
+    /// Games reviewed at once, one search thread each, so that the values
+    /// are those of one thread (1 to 256).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
-    /// Transposition table size in megabytes (1 to 65536).
+    /// Transposition table size in megabytes, for each game reviewed at
+    /// once (1 to 65536).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
     /// One JSON object a move on stdout, instead of the text tables.
@@ -64,23 +67,18 @@ impl AnalyzeArgs {
         if self.resume && self.out.is_none() {
             return Err("--resume needs --out".into());
         }
-        if let Some(ggf) = &self.ggf {
-            mollett::files::check_output(ggf).map_err(|e| format!("--ggf {e}"))?;
-            if self.files.iter().chain(&self.out).any(|f| f == ggf) {
-                return Err(format!(
-                    "--ggf {}: is a file this run reads or writes; give another name",
-                    ggf.display()
-                ));
-            }
-        }
+        let inputs: Vec<RunFile> = self
+            .files
+            .iter()
+            .map(|f| RunFile::new(f, "a file to analyse"))
+            .collect();
         if let Some(out) = &self.out {
-            mollett::files::check_output(out)?;
-            if self.files.iter().any(|f| f == out) {
-                return Err(format!(
-                    "--out {}: is one of the files to analyse; give another name",
-                    out.display()
-                ));
-            }
+            mollett::files::guard("--out", out, &inputs)?;
+        }
+        if let Some(ggf) = &self.ggf {
+            let mut others = inputs;
+            others.extend(self.out.iter().map(|o| RunFile::new(o, "the --out file")));
+            mollett::files::guard("--ggf", ggf, &others)?;
         }
         let cfg = AnalyzeConfig {
             files: self.files,

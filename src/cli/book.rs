@@ -4,6 +4,7 @@
 use super::games::StopFlag;
 use super::parsers::parse_max_eval;
 use clap::Subcommand;
+use mollett::files::{guard, RunFile};
 use mollett::tournament::types::parse_shard;
 use mollett::Variant;
 use std::path::{Path, PathBuf};
@@ -120,11 +121,13 @@ impl BookCommand {
         use mollett::train::book_learn::{learn, LearnConfig};
         match self {
             BookCommand::ImportEdax { input, output } => {
+                guard("OUTPUT", &output, &[RunFile::new(&input, "the book read")])?;
                 let book = b::import_edax(&input)?;
                 b::write(&output, &book)?;
                 println!("{} positions, {} moves", book.len(), book.move_count());
             }
             BookCommand::ExportEdax { input, output } => {
+                guard("OUTPUT", &output, &[RunFile::new(&input, "the book read")])?;
                 let book = b::read(&input)?;
                 let bytes =
                     b::export_edax(&book).map_err(|e| format!("{}: {e}", input.display()))?;
@@ -147,6 +150,11 @@ impl BookCommand {
                 }
             }
             BookCommand::Merge { a, b: other, out } => {
+                let inputs = [
+                    RunFile::new(&a, "a book merged"),
+                    RunFile::new(&other, "a book merged"),
+                ];
+                guard("--out", &out, &inputs)?;
                 let merged = b::merge(&b::read(&a)?, &b::read(&other)?)?;
                 b::write(&out, &merged)?;
                 println!("{} positions, {} moves", merged.len(), merged.move_count());
@@ -161,7 +169,14 @@ impl BookCommand {
                 progress,
                 out,
             } => {
-                mollett::files::check_output(&out)?;
+                let progress = progress_file(progress, &out);
+                let mut inputs: Vec<RunFile> = wthor
+                    .iter()
+                    .map(|w| RunFile::new(w, "a WTHOR file"))
+                    .collect();
+                guard("--progress", &progress, &inputs)?;
+                inputs.push(RunFile::new(&progress, "the progress file"));
+                guard("--out", &out, &inputs)?;
                 let cfg = BuildConfig {
                     variant,
                     wthor,
@@ -170,7 +185,7 @@ impl BookCommand {
                     min_games,
                     threads: threads as usize,
                     shard,
-                    progress: progress_file(progress, &out),
+                    progress,
                 };
                 let (book, report) = b::build(&cfg, &stop())?;
                 b::write(&out, &book)?;
@@ -188,7 +203,11 @@ impl BookCommand {
                 progress,
                 out,
             } => {
-                mollett::files::check_output(&out)?;
+                let progress = progress_file(progress, &out);
+                let mut inputs = vec![RunFile::new(&input, "the book read")];
+                guard("--progress", &progress, &inputs)?;
+                inputs.push(RunFile::new(&progress, "the progress file"));
+                guard("--out", &out, &inputs)?;
                 let book = b::read(&input)?;
                 let cfg = LearnConfig {
                     depth,
@@ -198,7 +217,7 @@ impl BookCommand {
                     rounds,
                     positions: positions as usize,
                     threads: threads as usize,
-                    progress: progress_file(progress, &out),
+                    progress,
                 };
                 let (learned, report) = learn(&book, &cfg, &stop())?;
                 b::write(&out, &learned)?;

@@ -44,6 +44,12 @@ impl CorpusCommand {
                 commit,
                 made_by,
             } => {
+                // The manifest is written, the open files only read.
+                let inputs: Vec<mollett::files::RunFile> = files
+                    .iter()
+                    .map(|f| mollett::files::RunFile::new(f, "an open corpus file this seal reads"))
+                    .collect();
+                mollett::files::guard("--manifest", manifest, &inputs)?;
                 for f in files {
                     let made_by = match made_by {
                         Some(m) => m.clone(),

@@ -3,6 +3,7 @@
 
 use super::sprt::{optional_sprt, sprt_word};
 use clap::Args;
+use mollett::files::RunFile;
 use mollett::rules::moveline::moves_text;
 use mollett::rules::Variant;
 use mollett::tournament::config::{unique_names, Config};
@@ -127,27 +128,22 @@ pub struct GamesRun {
 
 /// Refuses a page that could not be written (checked before any game or
 /// file is read), or one that would replace a file the run reads or
-/// writes: `files` pairs each with what it is, in words.
-fn check_html(html: Option<&PathBuf>, files: &[(PathBuf, String)]) -> Result<(), String> {
-    let Some(path) = html else { return Ok(()) };
-    if let Some((same, what)) = files.iter().find(|(p, _)| same_file(p, path)) {
-        return Err(format!(
-            "--html {}: is {what}; give the page another name",
-            same.display()
-        ));
+/// writes.
+fn check_html(html: Option<&PathBuf>, files: &[RunFile]) -> Result<(), String> {
+    match html {
+        Some(path) => mollett::files::guard("--html", path, files),
+        None => Ok(()),
     }
-    mollett::files::check_output(path).map_err(|e| format!("--html {e}"))?;
-    Ok(())
 }
 
 /// Each result file and its GGF twin, as [`check_html`] names them.
-fn result_files<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> Vec<(PathBuf, String)> {
+fn result_files<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> Vec<RunFile> {
     files
         .into_iter()
         .flat_map(|f| {
             [
-                (f.clone(), "a result file".to_string()),
-                (
+                RunFile::new(f, "a result file"),
+                RunFile::new(
                     mollett::tournament::results_ggf::ggf_path(f),
                     format!("the GGF record of the result file {}", f.display()),
                 ),
@@ -158,7 +154,7 @@ fn result_files<'a>(files: impl IntoIterator<Item = &'a PathBuf>) -> Vec<(PathBu
 
 /// The files an engine's command names (its program, a book, weights):
 /// the words of `cmd` that are files, from the engine's folder.
-fn engine_files(spec: &EngineSpec) -> Vec<(PathBuf, String)> {
+fn engine_files(spec: &EngineSpec) -> Vec<RunFile> {
     spec.cmd
         .split_whitespace()
         .flat_map(|w| [w, w.split_once('=').map_or("", |(_, v)| v)])
@@ -168,27 +164,8 @@ fn engine_files(spec: &EngineSpec) -> Vec<(PathBuf, String)> {
             None => PathBuf::from(w),
         })
         .filter(|p| p.is_file())
-        .map(|p| (p, format!("a file engine '{}' reads", spec.name)))
+        .map(|p| RunFile::new(p, format!("a file engine '{}' reads", spec.name)))
         .collect()
-}
-
-/// The path `p` with its folder resolved (links, `.`, `..`, `//`), when the
-/// folder exists: two spellings of one file, made or not, resolve alike.
-fn resolved(p: &std::path::Path) -> Option<PathBuf> {
-    if let Ok(full) = p.canonicalize() {
-        return Some(full);
-    }
-    let name = p.file_name()?;
-    let folder = match p.parent() {
-        Some(f) if !f.as_os_str().is_empty() => f,
-        _ => std::path::Path::new("."),
-    };
-    folder.canonicalize().ok().map(|f| f.join(name))
-}
-
-/// Paths naming one file (as written, or resolved).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b || matches!((resolved(a), resolved(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// `mollett openings`.
@@ -233,6 +210,14 @@ impl GameArgs {
         }
     }
 
+    /// The files the games read (the openings file), for [`mollett::files::guard`].
+    fn input_files(&self) -> Vec<RunFile> {
+        self.openings
+            .iter()
+            .map(|o| RunFile::new(o, "the openings file"))
+            .collect()
+    }
+
     fn openings(&self, variant: Variant) -> Result<Vec<Opening>, String> {
         match &self.openings {
             Some(path) => openings::read_file(path, variant),
@@ -260,11 +245,15 @@ impl RunArgs {
             .iter()
             .map(|s| engine_spec(s))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut files = result_files(&self.out);
-        if let Some(o) = &self.games.openings {
-            files.push((o.clone(), "the openings file".into()));
+        let mut inputs = self.games.input_files();
+        inputs.extend(engines.iter().flat_map(engine_files));
+        if let Some(out) = &self.out {
+            mollett::files::guard("--out", out, &inputs)?;
+            let twin = mollett::tournament::results_ggf::ggf_path(out);
+            mollett::files::guard("--out", &twin, &inputs)?;
         }
-        files.extend(engines.iter().flat_map(engine_files));
+        let mut files = result_files(&self.out);
+        files.extend(inputs);
         check_html(self.html.as_ref(), &files)?;
         if matches!(format, Format::Match { .. }) && engines.len() != 2 {
             return Err(
@@ -310,8 +299,14 @@ impl TuneArgs {
         if self.resume && self.out.is_none() {
             return Err("--resume needs --out".into());
         }
+        let engine = engine_spec(&self.engine)?;
+        if let Some(out) = &self.out {
+            let mut inputs = self.games.input_files();
+            inputs.extend(engine_files(&engine));
+            mollett::files::guard("--out", out, &inputs)?;
+        }
         Ok(TuneConfig {
-            engine: engine_spec(&self.engine)?,
+            engine,
             params,
             iterations: self.iterations,
             games_per_iter: self.games_per_iter,
@@ -420,6 +415,7 @@ impl ReportArgs {
         let sprt = optional_sprt(&self.sprt)?;
         check_html(self.html.as_ref(), &result_files(&self.files))?;
         let read = read_files(&self.files)?;
+        mollett::files::warn_empty(&self.files);
         let report = Report::build(&read.records, sprt);
         // The GGF twins are read even without a page, so that a damaged
         // record is warned of as a torn result line is.
@@ -449,7 +445,7 @@ impl OpeningsArgs {
     /// or stdout; a bad `--out` is refused before the searches.
     pub fn run(&self, variant: Variant) -> Result<(), String> {
         if let Some(path) = &self.out {
-            mollett::files::check_output(path)?;
+            mollett::files::guard("--out", path, &[])?;
         }
         let cfg = self.config(variant);
         let found = openings::generate(&cfg);

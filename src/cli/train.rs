@@ -6,6 +6,7 @@ use super::parsers::{parse_eval, parse_layout, parse_plies};
 use clap::Args;
 use mollett::engine::eval::pattern::PatternSet;
 use mollett::engine::eval::EvalKind;
+use mollett::files::RunFile;
 use mollett::rules::Variant;
 use mollett::tournament::openings;
 use mollett::tournament::types::parse_shard;
@@ -244,6 +245,14 @@ impl SwingArgs {
     }
 }
 
+/// The weight file an evaluation reads, if any.
+fn eval_file(eval: &EvalKind) -> Option<RunFile> {
+    match eval {
+        EvalKind::File(p) => Some(RunFile::new(p, "the evaluation's weight file")),
+        _ => None,
+    }
+}
+
 impl SelfplayArgs {
     pub fn config(&self, variant: Variant) -> Result<selfplay::SelfplayConfig, String> {
         let wthor = if self.wthor.is_empty() {
@@ -329,6 +338,18 @@ impl SelfplayArgs {
     /// Grows `--corpus` by whole games (Ctrl-C stops cleanly; a rerun plays
     /// the rest), or writes labelled positions; the counts go to stderr.
     pub fn run(&self, variant: Variant, stop: StopFlag) -> Result<(), String> {
+        let inputs: Vec<RunFile> = self
+            .openings
+            .iter()
+            .map(|o| RunFile::new(o, "the openings file"))
+            .chain(self.wthor.iter().map(|w| RunFile::new(w, "a WTHOR file")))
+            .chain(eval_file(&self.eval))
+            .collect();
+        for (flag, out) in [("--out", &self.out), ("--corpus", &self.corpus)] {
+            if let Some(out) = out {
+                mollett::files::guard(flag, out, &inputs)?;
+            }
+        }
         let cfg = self.config(variant)?;
         match &self.corpus {
             Some(path) => {
@@ -370,7 +391,12 @@ impl TrainArgs {
                 self.min_empties, self.max_empties
             ));
         }
-        mollett::files::check_output(&self.out)?;
+        let inputs: Vec<RunFile> = self
+            .files
+            .iter()
+            .map(|f| RunFile::new(f, "a file to train on"))
+            .collect();
+        mollett::files::guard("--out", &self.out, &inputs)?;
         let (weights, report) = train_files(&self.files, &limits, &self.config())?;
         print!("{report}");
         weights.write(&self.out).map_err(|e| e.to_string())?;
@@ -396,6 +422,7 @@ impl ProbcutArgs {
 impl EvaltestArgs {
     /// Each evaluation's error against the labelled positions.
     pub fn run(&self) -> Result<impl Display, String> {
+        mollett::files::warn_empty(&self.files);
         let evals: Vec<_> = self
             .eval
             .iter()

@@ -12,12 +12,11 @@ use std::sync::atomic::AtomicBool;
 /// How deep a review looks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReviewDepth {
-    /// With this many empties or fewer before the move, both values are
+    /// With this many empties or fewer before the move, every value is
     /// exact (perfect play to the end).
     pub exact_from: u32,
-    /// Before that, the midgame search depth of the position; the move
-    /// played is searched one ply shallower from the position it leads to,
-    /// as the position's own search sees it.
+    /// Before that, the midgame search depth of the position, which
+    /// values every legal move.
     pub depth: u32,
 }
 
@@ -48,7 +47,8 @@ impl Default for ReviewDepth {
     }
 }
 
-/// A move's class by its loss in discs (thresholds in [`Class::of`]).
+/// A move's class by its loss in discs, weighed by the result it leaves
+/// (thresholds in [`Class::judge`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
     /// The only legal move: no choice, not counted in a player's figures.
@@ -67,6 +67,39 @@ pub const INACCURACY: f64 = 2.0;
 pub const MISTAKE: f64 = 4.0;
 pub const BLUNDER: f64 = 8.0;
 
+/// A result decided this clearly (discs, for the mover: a win still this
+/// large after the move, or a loss this large with the best move) makes a
+/// move at most a mistake ([`CLEAR`]) or an inaccuracy ([`DECIDED`]): the
+/// discs it gives away do not change who wins, as lichess grades by
+/// winning chances rather than by centipawns.
+pub const CLEAR: f64 = 10.0;
+pub const DECIDED: f64 = 20.0;
+
+/// An estimated value within this many discs of 0 is read as a draw
+/// (exact values are draws only at 0).
+pub const DRAWISH: f64 = 1.0;
+
+/// Win, draw or loss for the mover, as a value says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Outcome {
+    pub fn of(value: f64, exact: bool) -> Outcome {
+        let band = if exact { 0.0 } else { DRAWISH };
+        if value > band {
+            Outcome::Win
+        } else if value < -band {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    }
+}
+
 impl Class {
     pub const ALL: [Class; 6] = [
         Class::Forced,
@@ -77,7 +110,7 @@ impl Class {
         Class::Blunder,
     ];
 
-    /// The class of a chosen move that loses `loss` discs.
+    /// The class of a chosen move that loses `loss` discs, by discs alone.
     pub fn of(loss: f64) -> Class {
         if loss >= BLUNDER {
             Class::Blunder
@@ -89,6 +122,32 @@ impl Class {
             Class::Good
         } else {
             Class::Best
+        }
+    }
+
+    /// The class of a move worth `value` where the best is worth `best`:
+    /// by its loss ([`Class::of`]), but a move that makes the result worse
+    /// (a win into a draw or a loss, a draw into a loss) is at least a
+    /// mistake, and one that leaves the result as it was is at most a
+    /// mistake when the mover still wins by [`CLEAR`] or more (or loses by
+    /// that much with the best move), at most an inaccuracy from [`DECIDED`].
+    pub fn judge(best: f64, value: f64, exact: bool) -> Class {
+        let by_discs = Class::of(best - value);
+        let (before, after) = (Outcome::of(best, exact), Outcome::of(value, exact));
+        if after < before {
+            return by_discs.max(Class::Mistake);
+        }
+        let margin = match after {
+            Outcome::Win => value,
+            Outcome::Loss => -best,
+            Outcome::Draw => 0.0,
+        };
+        if margin >= DECIDED {
+            by_discs.min(Class::Inaccuracy)
+        } else if margin >= CLEAR {
+            by_discs.min(Class::Mistake)
+        } else {
+            by_discs
         }
     }
 
@@ -120,7 +179,7 @@ impl Class {
 
 /// One move reviewed. Values are in discs for the mover, as the final disc
 /// difference (exact) or the search's estimate of it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MoveReview {
     pub played: Move,
     pub value: f64,
@@ -131,12 +190,18 @@ pub struct MoveReview {
     pub class: Class,
     /// Both values are exact.
     pub exact: bool,
+    /// The line the search expects from the best move on (the best move
+    /// first): why it is best.
+    pub pv: Vec<Move>,
+    /// Every legal move with its value, best first, from the same search.
+    pub moves: Vec<(Move, f64)>,
 }
 
 /// Reviews `played` in `pos` (a legal placement) with `engine`, whose
-/// settings say how the end is scored. The engine's table is cleared first:
-/// the review depends on the position alone. `stop` cuts the searches short
-/// (the review is then not to be kept).
+/// settings say how the end is scored: one search that values every legal
+/// move (multi-PV), so the move played and the best one are weighed alike.
+/// The engine's table is cleared first: the review depends on the position
+/// alone. `stop` cuts the search short (the review is then not to be kept).
 pub fn review_move(
     engine: &mut Engine,
     pos: &Position,
@@ -146,17 +211,20 @@ pub fn review_move(
 ) -> MoveReview {
     let legal = pos.legal_moves();
     let exact = pos.empty_count() <= depth.exact_from;
-    let limits = |d: u32| Limits {
-        depth: (!exact).then_some(d.max(1)),
-        exact,
-        ..Limits::default()
-    };
     // From an empty table, so that a move's review depends on its position
-    // only: a resumed or sharded run gives the values an unbroken one does.
+    // only: a resumed, sharded or threaded run gives the values an unbroken
+    // one does.
     engine.clear();
     if legal.len() == 1 {
         // Forced: valued for the graph, not judged.
-        let value = value_after(engine, pos, played, &limits(depth.depth), stop);
+        let limits = Limits {
+            depth: (!exact).then_some(depth.depth.max(1)),
+            exact,
+            ..Limits::default()
+        };
+        let (value, line) = value_after(engine, pos, played, &limits, stop);
+        let mut pv = vec![played];
+        pv.extend(line);
         return MoveReview {
             played,
             value,
@@ -165,47 +233,61 @@ pub fn review_move(
             loss: 0.0,
             class: Class::Forced,
             exact,
+            pv,
+            moves: vec![(played, value)],
         };
     }
-    let root = engine.search(pos, &limits(depth.depth), stop);
-    let (mut best_move, mut best_value) = (root.best, root.score);
-    let value = if played == best_move {
-        best_value
-    } else {
-        value_after(engine, pos, played, &limits(depth.depth - 1), stop)
+    let limits = Limits {
+        depth: (!exact).then_some(depth.depth.max(1)),
+        exact,
+        multi_pv: legal.len(),
+        ..Limits::default()
     };
-    // A shallower look at the move played can find it better than the
-    // position's search did: then it is the best move found.
-    if value > best_value {
-        (best_move, best_value) = (played, value);
+    let root = engine.search(pos, &limits, stop);
+    let moves: Vec<(Move, f64)> = root.lines.iter().map(|l| (l.mv, l.score)).collect();
+    let (best_move, best_value) = moves.first().copied().unwrap_or((root.best, root.score));
+    let value = moves
+        .iter()
+        .find(|(m, _)| *m == played)
+        .map_or(best_value, |&(_, v)| v);
+    let loss = (best_value - value).max(0.0);
+    let mut pv = root.pv;
+    if pv.first() != Some(&best_move) {
+        pv = vec![best_move];
     }
-    let loss = best_value - value;
     MoveReview {
         played,
         value,
         best_move,
         best_value,
         loss,
-        class: Class::of(loss),
+        class: Class::judge(best_value, value, exact),
         exact,
+        pv,
+        moves,
     }
 }
 
-/// The value of `mv` in `pos` for its mover: the position after it searched
-/// within `limits` (after the opponent's forced pass, when there is one).
+/// The value of `mv` in `pos` for its mover, and the line after it: the
+/// position after it searched within `limits` (after the opponent's forced
+/// pass, when there is one).
 fn value_after(
     engine: &mut Engine,
     pos: &Position,
     mv: Move,
     limits: &Limits,
     stop: &AtomicBool,
-) -> f64 {
+) -> (f64, Vec<Move>) {
     let next = pos.play(mv).expect("a legal move");
     if next.must_pass() {
         let again = next.play(Move::Pass).expect("a forced pass");
-        return engine.search(&again, limits, stop).score;
+        let r = engine.search(&again, limits, stop);
+        let mut line = vec![Move::Pass];
+        line.extend(r.pv);
+        return (r.score, line);
     }
-    -engine.search(&next, limits, stop).score
+    let r = engine.search(&next, limits, stop);
+    (-r.score, r.pv)
 }
 
 /// A move's accuracy, 0 to 100: `100 * 2^(-loss/4)`, so a move that loses
@@ -281,6 +363,17 @@ mod tests {
         assert_eq!(Class::of(2.0), Class::Inaccuracy);
         assert_eq!(Class::of(4.0), Class::Mistake);
         assert_eq!(Class::of(8.0), Class::Blunder);
+        // The result weighs: +1 to -1 loses 2 discs but the game (exact).
+        assert_eq!(Class::judge(1.0, -1.0, true), Class::Mistake);
+        assert_eq!(Class::judge(2.0, 0.0, true), Class::Mistake);
+        // A 30-disc win kept at 22 is no blunder; at 12, no more than a mistake.
+        assert_eq!(Class::judge(30.0, 22.0, true), Class::Inaccuracy);
+        assert_eq!(Class::judge(30.0, 12.0, true), Class::Mistake);
+        assert_eq!(Class::judge(30.0, 8.0, true), Class::Blunder);
+        // Already lost by 24 with the best move: losing by 34 changes nothing.
+        assert_eq!(Class::judge(-24.0, -34.0, true), Class::Inaccuracy);
+        // An estimate of +0.6 is a draw, not a win thrown away.
+        assert_eq!(Class::judge(0.6, -0.4, false), Class::Good);
         assert_eq!(move_accuracy(0.0), 100.0);
         assert_eq!(move_accuracy(4.0), 50.0);
         assert_eq!(move_accuracy(8.0), 25.0);

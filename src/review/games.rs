@@ -4,7 +4,7 @@
 
 use crate::rules::color::{Color, Variant};
 use crate::rules::ggf::GgfGame;
-use crate::rules::moveline::parse_moves;
+use crate::rules::moveline::parse_game;
 use crate::rules::position::Position;
 use crate::rules::square::Move;
 use crate::rules::wthor;
@@ -110,9 +110,8 @@ pub fn read_games(
                     continue;
                 }
                 let at = format!("{name}:{}", n + 1);
-                let moves = parse_moves(t).map_err(|e| format!("{at}: {e}"))?;
                 let start = Position::start(variant, Color::Black);
-                checked(start, &moves).map_err(|e| format!("{at}: {e}"))?;
+                let moves = parse_game(t, start).map_err(|e| format!("{at}: {e}"))?;
                 out.push(ReviewGame {
                     id: at,
                     event: None,

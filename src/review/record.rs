@@ -1,7 +1,7 @@
 //! A reviewed move as a JSON line (`mollett analyze --json`, and the `--out`
 //! file that `--resume` continues and that merged shards are read from).
 
-use crate::engine::review::{Class, MoveReview};
+use crate::engine::review::{Class, MoveReview, ReviewDepth};
 use crate::rules::color::{Color, Variant};
 use crate::rules::square::Move;
 use serde::{Deserialize, Serialize};
@@ -29,8 +29,120 @@ pub struct MoveRecord {
     /// Empty squares before the move.
     pub empties: u32,
     /// The game's moves up to and including this one (for the opening
-    /// figures and to find the position again).
+    /// figures, to find the position again, and so that `--resume` knows
+    /// the game it belongs to).
     pub line: String,
+    /// What the search expects from the best move on (the best move first).
+    #[serde(default)]
+    pub pv: String,
+    /// Every legal move's value, best first, from the same search.
+    #[serde(default)]
+    pub moves: Vec<MoveValue>,
+    /// For an estimate (not exact) at the measured depth: the mean error,
+    /// in discs, of such estimates at this many empties against exact
+    /// values ([`expected_error`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<f64>,
+}
+
+/// A legal move and its value for the mover.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveValue {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub value: f64,
+}
+
+/// The settings that decide a review's values, as the first line of an
+/// `--out` file: `--resume` goes on only with the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSettings {
+    /// The format of the lines below (this one: 2).
+    pub mollett_analyze: u32,
+    /// The rule set transcripts are read in.
+    pub variant: String,
+    pub depth: u32,
+    pub exact: u32,
+    /// The evaluation and its weights' hash.
+    pub eval: String,
+    /// The opening book consulted (`none`: reviews search every move).
+    pub book: String,
+}
+
+/// The analysis file format [`RunSettings`] heads.
+pub const FORMAT: u32 = 2;
+
+/// FNV-1a, 64 bits: a weight file's identity.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+impl RunSettings {
+    pub fn new(variant: Variant, depth: &ReviewDepth) -> RunSettings {
+        use crate::engine::eval::pattern::{EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS};
+        RunSettings {
+            mollett_analyze: FORMAT,
+            variant: variant.name().to_string(),
+            depth: depth.depth,
+            exact: depth.exact_from,
+            eval: format!(
+                "learned {:016x} {:016x}",
+                fnv(EMBEDDED_WEIGHTS),
+                fnv(EMBEDDED_CLASSIC_WEIGHTS)
+            ),
+            book: "none".into(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("settings serialise")
+    }
+
+    /// What differs from `other` (`depth 2, now 8`), in words; empty when
+    /// nothing does.
+    pub fn differences(&self, now: &RunSettings) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut diff = |name: &str, was: String, is: String| {
+            if was != is {
+                out.push(format!("{name} {was} (this run: {is})"));
+            }
+        };
+        diff(
+            "format",
+            self.mollett_analyze.to_string(),
+            now.mollett_analyze.to_string(),
+        );
+        diff("--variant", self.variant.clone(), now.variant.clone());
+        diff("--depth", self.depth.to_string(), now.depth.to_string());
+        diff("--exact", self.exact.to_string(), now.exact.to_string());
+        diff("evaluation", self.eval.clone(), now.eval.clone());
+        diff("book", self.book.clone(), now.book.clone());
+        out
+    }
+}
+
+/// The search depth [`ESTIMATE_ERROR`] was measured at (the default).
+pub const MEASURED_DEPTH: u32 = 14;
+
+/// Measured mean absolute error (discs) of the review's estimates at
+/// [`MEASURED_DEPTH`] against exact values, by empties before the move:
+/// `(empties, error)`, measured as docs/analyze.md says. Between rows the
+/// nearer row's figure holds; past the last, the last.
+pub const ESTIMATE_ERROR: [(u32, f64); 3] = [(23, 3.34), (24, 4.19), (26, 3.68)];
+
+/// The expected error of an estimate made with `empties` empties at
+/// `depth`; none at a depth not measured.
+pub fn expected_error(empties: u32, depth: u32) -> Option<f64> {
+    if depth != MEASURED_DEPTH {
+        return None;
+    }
+    ESTIMATE_ERROR
+        .iter()
+        .min_by_key(|(e, _)| e.abs_diff(empties))
+        .map(|&(_, err)| err)
 }
 
 /// Two decimals, as values are shown: exact values stay whole numbers.
@@ -48,6 +160,7 @@ impl MoveRecord {
         variant: Variant,
         empties: u32,
         line: String,
+        depth: &ReviewDepth,
         r: &MoveReview,
     ) -> MoveRecord {
         MoveRecord {
@@ -64,6 +177,20 @@ impl MoveRecord {
             exact: r.exact,
             empties,
             line,
+            pv: crate::rules::moveline::moves_text(&r.pv),
+            moves: r
+                .moves
+                .iter()
+                .map(|&(mv, value)| MoveValue {
+                    mv: mv.to_string(),
+                    value: round2(value),
+                })
+                .collect(),
+            error: if r.exact {
+                None
+            } else {
+                expected_error(empties, depth.depth)
+            },
         }
     }
 
@@ -91,10 +218,18 @@ impl MoveRecord {
     }
 }
 
+/// An analysis file read: its settings line, its records, the length of
+/// its whole lines.
+pub struct AnalysisFile {
+    pub settings: Option<RunSettings>,
+    pub records: Vec<MoveRecord>,
+    pub whole_len: u64,
+}
+
 /// The records of an analysis file, read a line at a time (a line over
 /// [`MAX_RECORD_LINE`](crate::files::MAX_RECORD_LINE) bytes, or one that
-/// is no record, skipped with a warning), and the length of its whole lines.
-pub fn read_analysis(path: &Path) -> Result<(Vec<MoveRecord>, u64), String> {
+/// is no record, skipped with a warning), and its settings line.
+pub fn read_analysis(path: &Path) -> Result<AnalysisFile, String> {
     crate::files::regular_input(path)?;
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     read_analysis_from(path, std::io::BufReader::new(file))
@@ -104,9 +239,10 @@ pub fn read_analysis(path: &Path) -> Result<(Vec<MoveRecord>, u64), String> {
 pub fn read_analysis_from(
     path: &Path,
     reader: impl std::io::BufRead,
-) -> Result<(Vec<MoveRecord>, u64), String> {
+) -> Result<AnalysisFile, String> {
     use crate::files::{read_lines, MAX_RECORD_LINE};
     let mut out = Vec::new();
+    let mut settings = None;
     let read = read_lines(
         path,
         reader,
@@ -125,11 +261,21 @@ pub fn read_analysis_from(
             if text.trim().is_empty() {
                 return;
             }
+            if line.number == 1 {
+                if let Ok(s) = serde_json::from_str::<RunSettings>(text.trim()) {
+                    settings = Some(s);
+                    return;
+                }
+            }
             match MoveRecord::parse(text.trim()) {
                 Ok(r) => out.push(r),
                 Err(e) => log::warn!("{at}: skipped: {e}"),
             }
         },
     )?;
-    Ok((out, read.whole_len))
+    Ok(AnalysisFile {
+        settings,
+        records: out,
+        whole_len: read.whole_len,
+    })
 }

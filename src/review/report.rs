@@ -94,7 +94,7 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
         for r in moves {
             let _ = writeln!(
                 s,
-                "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6.2}  {}{}",
+                "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6.2}  {}{}{}",
                 r.ply,
                 r.color,
                 format!("{}{}", r.mv, r.class().map_or("", |c| c.mark())),
@@ -103,7 +103,17 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
                 value_text(r.best_value),
                 r.loss,
                 r.class,
-                if r.exact { " (exact)" } else { "" },
+                match (r.exact, r.error) {
+                    (true, _) => " (exact)".to_string(),
+                    (false, Some(e)) => format!(" (estimate, ±{e:.1})"),
+                    (false, None) => String::new(),
+                },
+                // Why the best move is best, where the move played was not.
+                if r.class().is_some_and(|c| c >= Class::Inaccuracy) {
+                    format!("  best line {}", r.pv)
+                } else {
+                    String::new()
+                },
             );
         }
         for ((player, colour), t) in tallies(moves.iter().copied()) {
@@ -236,7 +246,8 @@ pub fn opening_losses<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> Vec<
 /// Each reviewed game as a GGF record (modern games only: GGF has no
 /// classic board): every move's value in its `/eval` field, and a `C` tag
 /// with each side's accuracy and every marked move with the best move.
-/// Games read back from analysis files are rebuilt from their moves.
+/// Games read back from analysis files are rebuilt from their moves; a
+/// game not reviewed to its end is left out.
 pub fn games_ggf(games: &[ReviewGame], records: &[MoveRecord]) -> Vec<GgfGame> {
     let mut by_game: BTreeMap<&str, Vec<&MoveRecord>> = BTreeMap::new();
     for r in records {
@@ -256,6 +267,12 @@ pub fn games_ggf(games: &[ReviewGame], records: &[MoveRecord]) -> Vec<GgfGame> {
         let Some(moves) = by_game.get(g.id.as_str()) else {
             continue;
         };
+        // A game cut short by Ctrl-C is left out whole: its accuracy would
+        // cover only the moves done.
+        let reviewed = |ply: usize| moves.iter().any(|r| r.ply == ply);
+        if !(g.moves.iter().enumerate()).all(|(i, &mv)| mv == Move::Pass || reviewed(i + 1)) {
+            continue;
+        }
         let mut ggf = GgfGame::new(g.start);
         ggf.place = Some(g.event.clone().unwrap_or_else(|| "mollett analyze".into()));
         ggf.black = Some(g.black.clone());

@@ -3,16 +3,18 @@
 //! `--resume` lose nothing already analysed.
 
 use super::games::{file_kind, read_games, FileKind, ReviewGame};
-use super::record::{read_analysis, read_analysis_from, MoveRecord};
+use super::record::{read_analysis, read_analysis_from, AnalysisFile, MoveRecord, RunSettings};
 use crate::engine::review::{review_move, ReviewDepth};
 use crate::engine::search::{Engine, Settings};
 use crate::files::Writer;
+use crate::rules::color::{Color, Variant};
 use crate::rules::moveline::moves_text;
 use crate::rules::square::Move;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What to analyse and how.
@@ -56,9 +58,18 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
     let mut games: Vec<ReviewGame> = Vec::new();
     let mut given: Vec<MoveRecord> = Vec::new();
     for f in &cfg.files {
+        let before = (games.len(), given.len());
         match kind_of(f)? {
-            FileKind::Analysis => given.extend(read_analysis(f)?.0),
+            FileKind::Analysis => given.extend(read_analysis(f)?.records),
             kind => games.extend(read_games(f, kind, cfg.variant)?),
+        }
+        if (games.len(), given.len()) == before {
+            let empty = std::fs::metadata(f).is_ok_and(|m| m.len() == 0);
+            return Err(format!(
+                "{}: {}; give a file of games",
+                f.display(),
+                if empty { "is empty" } else { "holds no games" }
+            ));
         }
     }
     let (k, n) = cfg.shard;
@@ -68,29 +79,25 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
         .filter(|(i, _)| i % n == k - 1)
         .map(|(_, g)| g)
         .collect();
+    let settings = RunSettings::new(cfg.variant, &cfg.depth);
     let mut writer = None;
     let mut done: Vec<MoveRecord> = Vec::new();
     if let Some(out) = &cfg.out {
-        let w = Writer::lock(out)?;
+        let mut w = Writer::lock(out)?;
         let bytes = w.read()?;
-        if !bytes.is_empty() {
+        if bytes.is_empty() {
+            w.append(&(settings.to_json() + "\n"))?;
+        } else {
             if !cfg.resume {
                 return Err(format!(
                     "{} exists; pass --resume to continue it, or remove it",
                     out.display()
                 ));
             }
-            let (records, whole_len) = read_analysis_from(out, &bytes[..])?;
-            let ids: HashSet<&str> = games.iter().map(|g| g.id.as_str()).collect();
-            if let Some(r) = records.iter().find(|r| !ids.contains(r.game.as_str())) {
-                return Err(format!(
-                    "{}: game {} is not in this run's list; resume with the same files and shard",
-                    out.display(),
-                    r.game
-                ));
-            }
-            done = records;
-            w.truncate(whole_len)?;
+            let file = read_analysis_from(out, &bytes[..])?;
+            check_resumed(out, &file, &settings, &games)?;
+            done = file.records;
+            w.truncate(file.whole_len)?;
         }
         writer = Some(w);
     }
@@ -109,68 +116,259 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
         })
         .sum();
 
-    let mut engine: Option<(crate::rules::color::Variant, Engine)> = None;
-    let mut records = given;
-    let mut progress = Progress::new(cfg.progress, games.len(), to_do);
-    let mut interrupted = false;
-    'games: for (gi, g) in games.iter().enumerate() {
-        let variant = g.start.variant;
-        if engine.as_ref().is_none_or(|(v, _)| *v != variant) {
-            let base = Settings {
-                threads: cfg.threads,
-                hash_mb: cfg.hash_mb,
-                ..Settings::default()
-            };
-            engine = Some((variant, Engine::try_new(cfg.depth.settings(variant, base))?));
+    let progress = Mutex::new(Progress::new(cfg.progress, games.len(), to_do));
+    let sink = Mutex::new(Sink {
+        writer,
+        next: 0,
+        waiting: BTreeMap::new(),
+        error: None,
+    });
+    let next_game = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Vec<MoveRecord>>>> = Mutex::new(vec![None; games.len()]);
+    // `--threads N`: N games at once, one search thread each, so that each
+    // move's review is the one a single thread makes (a search of several
+    // threads varies from run to run).
+    let workers = cfg.threads.clamp(1, games.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut engine: Option<(Variant, Engine)> = None;
+                loop {
+                    let gi = next_game.fetch_add(1, Ordering::SeqCst);
+                    if gi >= games.len() || failed.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    let g = &games[gi];
+                    let variant = g.start.variant;
+                    if engine.as_ref().is_none_or(|(v, _)| *v != variant) {
+                        let base = Settings {
+                            threads: 1,
+                            hash_mb: cfg.hash_mb,
+                            ..Settings::default()
+                        };
+                        match Engine::try_new(cfg.depth.settings(variant, base)) {
+                            Ok(e) => engine = Some((variant, e)),
+                            Err(e) => {
+                                sink.lock().expect("sink").fail(e);
+                                failed.store(true, Ordering::SeqCst);
+                                return;
+                            }
+                        }
+                    }
+                    let (_, eng) = engine.as_mut().expect("made above");
+                    let (records, whole) = review_game(g, eng, cfg.depth, &done, stop, |record| {
+                        progress.lock().expect("progress").moved(gi);
+                        sink.lock().expect("sink").add(gi, record);
+                    });
+                    {
+                        let mut sink = sink.lock().expect("sink");
+                        sink.finish(gi, whole);
+                        if sink.error.is_some() {
+                            failed.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    progress.lock().expect("progress").game_done();
+                    results.lock().expect("results")[gi] = Some(records);
+                    if !whole {
+                        return;
+                    }
+                }
+            });
         }
-        let (_, eng) = engine.as_mut().expect("made above");
-        for (i, (pos, mv)) in g.plies().into_iter().enumerate() {
-            if mv == Move::Pass {
-                continue;
-            }
-            let ply = i + 1;
-            if let Some(r) = done.get(&(g.id.clone(), ply)) {
-                records.push(r.clone());
-                continue;
-            }
-            if stop.load(Ordering::Relaxed) {
-                interrupted = true;
-                break 'games;
-            }
-            let review = review_move(eng, &pos, mv, cfg.depth, stop);
-            if stop.load(Ordering::Relaxed) {
-                // Cut short: not a review to keep.
-                interrupted = true;
-                break 'games;
-            }
-            let player = match pos.side {
-                crate::rules::color::Color::Black => &g.black,
-                crate::rules::color::Color::White => &g.white,
-            };
-            let record = MoveRecord::new(
-                &g.id,
-                ply,
-                player,
-                pos.side,
-                variant,
-                pos.empty_count(),
-                moves_text(&g.moves[..=i]),
-                &review,
-            );
-            if let Some(w) = writer.as_mut() {
-                w.append(&(record.to_json() + "\n"))?;
-            }
-            records.push(record);
-            progress.moved(gi);
-        }
-        progress.game_done(gi + 1);
+    });
+    let mut sink = sink.into_inner().expect("sink");
+    // Reviews held back for order behind a game cut short are written
+    // now, whole lines: `--resume` finds them by game and ply.
+    sink.flush_all();
+    if let Some(e) = sink.error {
+        return Err(e);
     }
-    progress.finish();
+    progress.into_inner().expect("progress").finish();
+    let mut records = given;
+    let mut interrupted = false;
+    for (g, r) in games.iter().zip(results.into_inner().expect("results")) {
+        match r {
+            Some(r) => {
+                interrupted |= r.len() < reviewable(g);
+                records.extend(r);
+            }
+            None => interrupted = true,
+        }
+    }
     Ok(Analysis {
         games,
         records,
         interrupted,
     })
+}
+
+/// The moves of `g` that are reviewed (not passes).
+fn reviewable(g: &ReviewGame) -> usize {
+    g.moves.iter().filter(|&&m| m != Move::Pass).count()
+}
+
+/// The reviews of `g`'s moves, in order: those in `done` as they are, the
+/// others made with `eng` and handed to `each` as they are made. `false`
+/// when `stop` cut the game short.
+fn review_game(
+    g: &ReviewGame,
+    eng: &mut Engine,
+    depth: ReviewDepth,
+    done: &HashMap<(String, usize), MoveRecord>,
+    stop: &AtomicBool,
+    mut each: impl FnMut(&MoveRecord),
+) -> (Vec<MoveRecord>, bool) {
+    let variant = g.start.variant;
+    let mut records = Vec::new();
+    for (i, (pos, mv)) in g.plies().into_iter().enumerate() {
+        if mv == Move::Pass {
+            continue;
+        }
+        let ply = i + 1;
+        if let Some(r) = done.get(&(g.id.clone(), ply)) {
+            records.push(r.clone());
+            continue;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return (records, false);
+        }
+        let review = review_move(eng, &pos, mv, depth, stop);
+        if stop.load(Ordering::Relaxed) {
+            // Cut short: not a review to keep.
+            return (records, false);
+        }
+        let player = match pos.side {
+            Color::Black => &g.black,
+            Color::White => &g.white,
+        };
+        let record = MoveRecord::new(
+            &g.id,
+            ply,
+            player,
+            pos.side,
+            variant,
+            pos.empty_count(),
+            moves_text(&g.moves[..=i]),
+            &depth,
+            &review,
+        );
+        each(&record);
+        records.push(record);
+    }
+    (records, true)
+}
+
+/// Refuses to resume `file` (the `--out` file `out`) unless its settings
+/// are this run's and each game it holds is a game of this run with the
+/// same moves.
+fn check_resumed(
+    out: &Path,
+    file: &AnalysisFile,
+    now: &RunSettings,
+    games: &[ReviewGame],
+) -> Result<(), String> {
+    let shown = out.display();
+    let Some(was) = &file.settings else {
+        return Err(format!(
+            "{shown}: has no settings line (an older mollett's file?), so its values cannot be trusted to match; analyse into a new file"
+        ));
+    };
+    let differ = was.differences(now);
+    if !differ.is_empty() {
+        return Err(format!(
+            "{shown}: was made with other settings: {}; resume with the same, or give a new --out",
+            differ.join(", ")
+        ));
+    }
+    let by_id: HashMap<&str, &ReviewGame> = games.iter().map(|g| (g.id.as_str(), g)).collect();
+    for r in &file.records {
+        let Some(g) = by_id.get(r.game.as_str()) else {
+            return Err(format!(
+                "{shown}: game {} is not in this run's list; resume with the same files and shard",
+                r.game
+            ));
+        };
+        let line = (r.ply <= g.moves.len()).then(|| moves_text(&g.moves[..r.ply]));
+        if line.as_deref() != Some(r.line.as_str()) {
+            return Err(format!(
+                "{shown}: game {} holds other moves than the ones reviewed at its ply {} ({}); resume with the same files, or give a new --out",
+                r.game, r.ply, r.line
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where reviews go as they are made: the `--out` file in game order (a
+/// game's reviews wait until the games before it are whole), so that a
+/// run gives the file one thread gives.
+struct Sink {
+    writer: Option<Writer>,
+    /// The first game not yet whole in the file.
+    next: usize,
+    /// Later games' lines, and whether each game is whole.
+    waiting: BTreeMap<usize, (String, bool)>,
+    error: Option<String>,
+}
+
+impl Sink {
+    fn fail(&mut self, e: String) {
+        self.error.get_or_insert(e);
+    }
+
+    fn add(&mut self, game: usize, record: &MoveRecord) {
+        if self.writer.is_none() {
+            return;
+        }
+        let line = record.to_json() + "\n";
+        if game == self.next {
+            self.write(&line);
+        } else {
+            self.waiting.entry(game).or_default().0.push_str(&line);
+        }
+    }
+
+    /// Game `game` is done (`whole`: to its end): the games after the
+    /// first one not yet whole go out in order as far as they are whole.
+    fn finish(&mut self, game: usize, whole: bool) {
+        if self.writer.is_none() {
+            return;
+        }
+        self.waiting.entry(game).or_default().1 = whole;
+        while self
+            .waiting
+            .get(&self.next)
+            .is_some_and(|(_, whole)| *whole)
+        {
+            let (text, _) = self.waiting.remove(&self.next).expect("just seen");
+            self.write(&text);
+            self.next += 1;
+            // The new first game's lines so far; later ones go straight out.
+            if let Some((text, _)) = self.waiting.get_mut(&self.next) {
+                let pending = std::mem::take(text);
+                self.write(&pending);
+            }
+        }
+    }
+
+    fn flush_all(&mut self) {
+        let waiting = std::mem::take(&mut self.waiting);
+        for (_, (text, _)) in waiting {
+            self.write(&text);
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        if text.is_empty() || self.error.is_some() {
+            return;
+        }
+        if let Some(w) = self.writer.as_mut() {
+            if let Err(e) = w.append(text) {
+                self.error = Some(e);
+            }
+        }
+    }
 }
 
 /// The progress line on stderr: games and moves done, the time a move
@@ -206,8 +404,8 @@ impl Progress {
         self.show(false);
     }
 
-    fn game_done(&mut self, games_done: usize) {
-        self.games_done = games_done;
+    fn game_done(&mut self) {
+        self.games_done += 1;
         self.show(false);
     }
 

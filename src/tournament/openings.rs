@@ -5,7 +5,7 @@ use crate::engine::search::{Engine, Limits, Settings};
 use crate::rng::Rng;
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
-use crate::rules::moveline::{moves_text, parse_moves};
+use crate::rules::moveline::{moves_text, parse_game};
 use crate::rules::position::{Position, CENTRE};
 use crate::rules::square::{Move, Square};
 use std::collections::HashSet;
@@ -62,7 +62,8 @@ pub fn parse_line(line: &str, variant: Variant) -> Result<Option<Opening>, Strin
         }
         return Ok(Some(Opening::Board(pos)));
     }
-    let moves = parse_moves(line)?;
+    let moves = parse_game(line, Position::start(variant, Color::Black))
+        .map_err(|e| format!("opening '{line}': {e}"))?;
     let mut game = Game::new(variant, Color::Black);
     for &mv in &moves {
         game.play(mv)

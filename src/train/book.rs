@@ -10,7 +10,7 @@ use crate::protocol::book::edax::{self, EdaxBook};
 use crate::protocol::book::format::map_square;
 use crate::protocol::book::{self, Book, Key};
 use crate::rules::color::{Color, Variant};
-use crate::rules::moveline::parse_moves;
+use crate::rules::moveline::parse_game;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -290,10 +290,8 @@ pub fn coverage(
 /// each, best first.
 pub fn show(book: &Book, moves: &str) -> Result<String, String> {
     let mut pos = Position::start(book.variant(), Color::Black);
-    for mv in parse_moves(moves)? {
-        pos = pos
-            .play(mv)
-            .ok_or_else(|| format!("--moves {moves}: {mv} is illegal"))?;
+    for mv in parse_game(moves, pos).map_err(|e| format!("--moves {moves}: {e}"))? {
+        pos = pos.play(mv).expect("checked by parse_game");
     }
     let hits = book.lookup(&pos);
     if hits.is_empty() {
