@@ -12,20 +12,29 @@ mod analyze;
 mod book;
 mod corpus;
 mod games;
+mod matches;
 mod measure;
+mod openings;
 mod parsers;
+mod report;
 mod room_play;
+mod run_file;
 mod sprt;
+mod stop;
 mod train;
+mod tune;
 
 pub use analyze::AnalyzeArgs;
 pub use book::BookCommand;
 pub use corpus::CorpusCommand;
-pub use games::{run_games, OpeningsArgs, ReportArgs, RunArgs, TuneArgs};
+pub use matches::{run_games, RunArgs};
 pub use measure::{bench, perft_rows, SolveArgs};
+pub use openings::OpeningsArgs;
 use parsers::parse_eval;
+pub use report::ReportArgs;
 pub use room_play::RoomPlayArgs;
 pub use train::{EvaltestArgs, ProbcutArgs, SelfplayArgs, SwingArgs, TrainArgs};
+pub use tune::TuneArgs;
 
 #[derive(Parser)]
 #[command(

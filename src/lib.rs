@@ -1,7 +1,7 @@
 //! Mollett: a Reversi engine for modern (Othello) and classic (1880s) rules.
 //!
 //! The modules are layers, [`rules`] < [`engine`] < [`protocol`] <
-//! [`tournament`] < [`rooms`] < [`review`] < [`train`], each importing only
+//! [`tournament`] < [`rooms`] < [`analyze`] < [`train`], each importing only
 //! those before it (`tests/layers.rs` checks it; `docs/architecture.md` says
 //! what each holds). [`rng`], [`files`] and [`clock`] are leaves any layer
 //! may use.
@@ -14,7 +14,7 @@ pub mod rng;
 pub mod rules;
 // The tools run engine processes and write files: not in the browser build.
 #[cfg(not(target_arch = "wasm32"))]
-pub mod review;
+pub mod analyze;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod rooms;
 #[cfg(not(target_arch = "wasm32"))]

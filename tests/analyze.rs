@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
+use mollett::analyze::record::MoveRecord;
 use mollett::engine::search::{Engine, Limits, Scoring, Settings};
-use mollett::review::record::MoveRecord;
 use mollett::rules::moveline::parse_moves;
 use mollett::rules::wthor;
 use mollett::{Color, Move, Position, Variant};
@@ -661,7 +661,7 @@ fn threads_give_the_records_of_one_thread() {
 /// A game of WTHOR 2017 with a forced pass some moves before its end, its
 /// moves and where the pass is.
 fn a_game_with_a_pass() -> (Vec<Move>, usize) {
-    use mollett::review::games::{read_games, FileKind};
+    use mollett::analyze::sources::{read_games, FileKind};
     let games = read_games(&wthor_2017(), FileKind::Wthor, Variant::Modern).unwrap();
     games
         .into_iter()
@@ -798,7 +798,7 @@ fn each_record_explains_its_move() {
         "--json",
     ]));
     let games = {
-        use mollett::review::games::{read_games, FileKind};
+        use mollett::analyze::sources::{read_games, FileKind};
         read_games(&wthor_2017(), FileKind::Wthor, Variant::Modern).unwrap()
     };
     assert!(records.len() > 100);
@@ -846,7 +846,7 @@ fn each_record_explains_its_move() {
         "--json",
     ]));
     for r in records.iter().filter(|r| r.empties > 16) {
-        let want = mollett::review::record::expected_error(r.empties, 14);
+        let want = mollett::analyze::record::expected_error(r.empties, 14);
         assert!(r.error.is_some() && r.error == want, "{r:?}");
     }
     assert!(records
@@ -865,8 +865,8 @@ fn each_record_explains_its_move() {
 #[test]
 #[ignore]
 fn measure_estimate_error() {
+    use mollett::analyze::sources::{read_games, FileKind};
     use mollett::engine::review::{review_move, ReviewDepth};
-    use mollett::review::games::{read_games, FileKind};
     let path = wthor_2017().with_file_name("WTH_2018.wtb");
     let games = read_games(&path, FileKind::Wthor, Variant::Modern).unwrap();
     let sample: usize = std::env::var("MOLLETT_SAMPLE").map_or(24, |s| s.parse().unwrap());

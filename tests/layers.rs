@@ -1,5 +1,5 @@
 //! The architecture, kept: each layer of `src/` imports only the layers
-//! below it (rules < engine < protocol < tournament < rooms < review <
+//! below it (rules < engine < protocol < tournament < rooms < analyze <
 //! train), no two modules import each other, and no module imports its
 //! parent (a folder's `mod.rs`). `rng`, `files` and `clock` are leaves any layer may use.
 
@@ -13,7 +13,7 @@ const LAYERS: [&str; 7] = [
     "protocol",
     "tournament",
     "rooms",
-    "review",
+    "analyze",
     "train",
 ];
 

@@ -1,14 +1,14 @@
 //! `mollett analyze`: its arguments and what it prints (the work is in
-//! `mollett::review`; docs/analyze.md).
+//! `mollett::analyze`; docs/analyze.md).
 
-use super::games::StopFlag;
+use super::run_file::RunFileArgs;
+use super::stop::CtrlC;
 use clap::Args;
+use mollett::analyze::report::{games_ggf, games_text, summary_text};
+use mollett::analyze::run::{run, AnalyzeConfig};
 use mollett::engine::review::ReviewDepth;
 use mollett::files::RunFile;
-use mollett::review::report::{games_ggf, games_text, summary_text};
-use mollett::review::run::{run, AnalyzeConfig};
 use mollett::rules::Variant;
-use mollett::tournament::types::parse_shard;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -46,15 +46,8 @@ pub struct AnalyzeArgs {
     /// moves in a comment), replaced whole at the end.
     #[arg(long, value_name = "FILE")]
     ggf: Option<PathBuf>,
-    /// Write each move's review here (JSON lines) as it is done.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Go on with the games of --out not analysed yet.
-    #[arg(long)]
-    resume: bool,
-    /// Only games i, i+n, ... (from 1) of all the files, in order.
-    #[arg(long, default_value = "1/1", value_parser = parse_shard)]
-    shard: (usize, usize),
+    #[command(flatten)]
+    run: RunFileArgs,
     /// No progress line on stderr.
     #[arg(long)]
     quiet: bool,
@@ -63,8 +56,8 @@ pub struct AnalyzeArgs {
 impl AnalyzeArgs {
     /// Reviews the games and prints the result; Ctrl-C stops after the
     /// last whole move (kept in --out) with a failing status.
-    pub fn run(self, variant: Variant, stop: StopFlag) -> Result<(), String> {
-        if self.resume && self.out.is_none() {
+    pub fn run(self, variant: Variant, stop: CtrlC) -> Result<(), String> {
+        if self.run.resume && self.run.out.is_none() {
             return Err("--resume needs --out".into());
         }
         let inputs: Vec<RunFile> = self
@@ -72,12 +65,17 @@ impl AnalyzeArgs {
             .iter()
             .map(|f| RunFile::new(f, "a file to analyse"))
             .collect();
-        if let Some(out) = &self.out {
+        if let Some(out) = &self.run.out {
             mollett::files::guard("--out", out, &inputs)?;
         }
         if let Some(ggf) = &self.ggf {
             let mut others = inputs;
-            others.extend(self.out.iter().map(|o| RunFile::new(o, "the --out file")));
+            others.extend(
+                self.run
+                    .out
+                    .iter()
+                    .map(|o| RunFile::new(o, "the --out file")),
+            );
             mollett::files::guard("--ggf", ggf, &others)?;
         }
         let cfg = AnalyzeConfig {
@@ -89,9 +87,9 @@ impl AnalyzeArgs {
             },
             threads: self.threads as usize,
             hash_mb: self.hash as usize,
-            shard: self.shard,
-            out: self.out,
-            resume: self.resume,
+            shard: self.run.shard,
+            out: self.run.out,
+            resume: self.run.resume,
             progress: !self.quiet,
         };
         let analysis = run(&cfg, &stop())?;

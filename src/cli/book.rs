@@ -1,8 +1,8 @@
 //! `mollett book ...`: the subcommands, and their runs; the work is
 //! `mollett::train::book`'s.
 
-use super::games::StopFlag;
 use super::parsers::parse_max_eval;
+use super::stop::CtrlC;
 use clap::Subcommand;
 use mollett::files::{guard, RunFile};
 use mollett::tournament::types::parse_shard;
@@ -116,7 +116,7 @@ pub enum BookCommand {
 impl BookCommand {
     /// Runs the subcommand and prints its counts or report; outputs are
     /// replaced whole, inputs read whole and checked.
-    pub fn run(self, variant: Variant, stop: StopFlag) -> Result<(), String> {
+    pub fn run(self, variant: Variant, stop: CtrlC) -> Result<(), String> {
         use mollett::train::book::{self as b, BuildConfig};
         use mollett::train::book_learn::{learn, LearnConfig};
         match self {

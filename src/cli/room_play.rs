@@ -1,6 +1,6 @@
 //! `mollett room-play`'s arguments; the work is `mollett::rooms::RoomPlay`.
 
-use super::games::StopFlag;
+use super::stop::CtrlC;
 use clap::Args;
 use mollett::rooms::RoomPlay;
 use mollett::tournament::client::EngineSpec;
@@ -36,7 +36,7 @@ fn seconds(s: &str) -> Result<f64, String> {
 }
 
 impl RoomPlayArgs {
-    pub fn run(self, stop: StopFlag) -> Result<(), String> {
+    pub fn run(self, stop: CtrlC) -> Result<(), String> {
         RoomPlay {
             link: self.room,
             engine: self.engine,

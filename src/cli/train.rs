@@ -1,8 +1,8 @@
 //! `selfplay`, `train`, `probcut`, `evaltest` and `swing`: their arguments,
 //! the training code's configurations made of them, and the runs.
 
-use super::games::StopFlag;
 use super::parsers::{parse_eval, parse_layout, parse_plies};
+use super::stop::CtrlC;
 use clap::Args;
 use mollett::engine::eval::pattern::PatternSet;
 use mollett::engine::eval::EvalKind;
@@ -337,7 +337,7 @@ impl ProbcutArgs {
 impl SelfplayArgs {
     /// Grows `--corpus` by whole games (Ctrl-C stops cleanly; a rerun plays
     /// the rest), or writes labelled positions; the counts go to stderr.
-    pub fn run(&self, variant: Variant, stop: StopFlag) -> Result<(), String> {
+    pub fn run(&self, variant: Variant, stop: CtrlC) -> Result<(), String> {
         let inputs: Vec<RunFile> = self
             .openings
             .iter()

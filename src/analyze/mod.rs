@@ -2,12 +2,12 @@
 //! [`review_move`](crate::engine::review::review_move)), from every game
 //! file Mollett reads, out as text, JSON lines and a ranked summary.
 //!
-//! Layered, each file using only those listed before it: `games` reads the
+//! Layered, each file using only those listed before it: `sources` reads the
 //! game files, `record` is a reviewed move as a JSON line, `run` reviews
 //! the games (shards, `--out`, `--resume`), `report` prints them. Children
 //! import each other, never this file, which only declares.
 
-pub mod games;
 pub mod record;
 pub mod report;
 pub mod run;
+pub mod sources;

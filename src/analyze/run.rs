@@ -2,8 +2,8 @@
 //! shard, each written to `--out` as it is done so that Ctrl-C and
 //! `--resume` lose nothing already analysed.
 
-use super::games::{file_kind, read_games, FileKind, ReviewGame};
 use super::record::{read_analysis, read_analysis_from, AnalysisFile, MoveRecord, RunSettings};
+use super::sources::{file_kind, read_games, FileKind, ReviewGame};
 use crate::engine::review::{review_move, ReviewDepth};
 use crate::engine::search::{Engine, Settings};
 use crate::files::Writer;

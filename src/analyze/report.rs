@@ -2,8 +2,8 @@
 //! classes and each player's figures, or (`--summary`) the players ranked
 //! over all their games and the opening moves most often lost.
 
-use super::games::ReviewGame;
 use super::record::MoveRecord;
+use super::sources::ReviewGame;
 use crate::engine::review::{Class, Tally};
 use crate::rules::color::{Color, Variant};
 use crate::rules::ggf::GgfGame;
