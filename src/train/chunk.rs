@@ -458,6 +458,27 @@ mod tests {
     }
 
     #[test]
+    fn training_reads_a_chunk_as_the_open_file_it_was_sealed_from() {
+        use crate::train::corpus::Positions;
+        use crate::train::inputs::{corpus_samples, GameLimits};
+        let tmp = tempfile::tempdir().unwrap();
+        let manifest = tmp.path().join("manifest.tsv");
+        let open = tmp.path().join("m-s9.games");
+        open_file(&open, &[4, 1, 3, 0, 2]);
+        let s = seal(&open, &manifest, "abc1234", "test").unwrap();
+        let limits = GameLimits::default();
+        let from_open = corpus_samples(&open, &limits, Positions::Clean, false).unwrap();
+        let from_chunk = corpus_samples(&s.chunks[0].0, &limits, Positions::Clean, false).unwrap();
+        assert!(!from_open.is_empty());
+        assert_eq!(from_chunk, from_open);
+        // And through the file list `mollett train` reads.
+        assert_eq!(
+            crate::train::read_samples(&s.chunks[0].0).unwrap(),
+            crate::train::read_samples(&open).unwrap()
+        );
+    }
+
+    #[test]
     fn a_changed_chunk_or_an_unlisted_one_fails_the_check() {
         let tmp = tempfile::tempdir().unwrap();
         let manifest = tmp.path().join("manifest.tsv");
