@@ -42,7 +42,8 @@ def native_reviews(native):
         if native.must("legal") == "pass":
             native.must("play pass")
         w = native.must(f"review {mv} {DEPTH} {EXACT}").split()
-        out.append({"move": w[0], "loss": float(w[4]), "cls": w[5], "best": w[2]})
+        pv = w[w.index("pv") + 1:w.index("values")]
+        out.append({"move": w[0], "loss": float(w[4]), "cls": w[5], "best": w[2], "pv": pv})
         native.must(f"play {mv}")
     return out
 
@@ -116,6 +117,13 @@ def main():
         page.click("#next-mistake")
         page.wait_for_selector(f'.ply.current[data-ply="{marked[0]}"]', timeout=5000)
         t.check(current_ply(page) == marked[0], "the Next mistake button goes to the first one")
+        status = page.text_content("#review-status")
+        first = want[marked[0] - 1]
+        t.check(len(first["pv"]) > 1 and f"Best line: {' '.join(first['pv'])}." in status,
+                "a reviewed move shows the native engine's best line", f"{first['pv']} / {status}")
+        every = status.split("Every move: ")[-1]
+        t.check("Every move: " in status and every.startswith(first["best"] + " ") and f"{first['move']} " in every,
+                "and every legal move's value, the best first", status)
 
         # Practice: the position before the first mistake; a worse move is
         # refused, the best accepted and the next mistake comes.

@@ -310,6 +310,12 @@ export function renderReview() {
       const cls = has(`board.cls.${r.cls}`) ? t(`board.cls.${r.cls}`) : r.cls;
       parts.push(r.loss > 0 ? t("board.rev.lost", { move, cls, loss: r.loss.toFixed(1), best: `${r.best} ${fmt(r.bestValue)}` })
         : t("board.rev.move", { move, cls }));
+      // Why the best move is best, and what each move was worth (reviews
+      // read from a file or kept from an older page have neither).
+      if (r.pv && r.pv.length > 1) parts.push(t("board.rev.line", { line: r.pv.join(" ") }));
+      if (r.values && r.values.length > 1) {
+        parts.push(t("board.rev.values", { values: r.values.map(([m, v]) => `${m} ${fmt(v)}`).join(", ") }));
+      }
     }
   }
   const p = S.practice;

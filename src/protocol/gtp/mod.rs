@@ -381,16 +381,26 @@ impl<W: Write> Gtp<W> {
                 }
                 Ok(lines.join("\n"))
             }
-            (PendingKind::Review, JobOutput::Review(Some(r))) => Ok(format!(
-                "{} {} {} {} {:.2} {}{}",
-                r.played,
-                score_text(r.value, r.exact),
-                r.best_move,
-                score_text(r.best_value, r.exact),
-                r.loss,
-                r.class.name(),
-                if r.exact { " exact" } else { "" }
-            )),
+            (PendingKind::Review, JobOutput::Review(Some(r))) => {
+                let mut answer = format!(
+                    "{} {} {} {} {:.2} {}{} pv",
+                    r.played,
+                    score_text(r.value, r.exact),
+                    r.best_move,
+                    score_text(r.best_value, r.exact),
+                    r.loss,
+                    r.class.name(),
+                    if r.exact { " exact" } else { "" }
+                );
+                for mv in &r.pv {
+                    answer.push_str(&format!(" {mv}"));
+                }
+                answer.push_str(" values");
+                for (mv, value) in &r.moves {
+                    answer.push_str(&format!(" {mv} {}", score_text(*value, r.exact)));
+                }
+                Ok(answer)
+            }
             (PendingKind::Review, JobOutput::Review(None)) => err("review stopped"),
             (PendingKind::Perft, JobOutput::Perft(Some(n))) => Ok(n.to_string()),
             (PendingKind::Perft, JobOutput::Perft(None)) => err("perft stopped"),

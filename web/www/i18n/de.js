@@ -229,6 +229,8 @@ export default {
   "board.rev.accuracy": "{C}: Genauigkeit {acc}, {i} ?!, {m} ?, {b} ??.",
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": "{move}: {cls}, {loss} Steine verloren; am besten {best}.",
+  "board.rev.line": "Beste Folge: {line}.",
+  "board.rev.values": "Alle Züge: {values}.",
   "board.cls.best": "bester Zug",
   "board.cls.good": "gut",
   "board.cls.inaccuracy": "Ungenauigkeit",

@@ -234,6 +234,8 @@ export default {
   "board.rev.accuracy": "{C}: accuracy {acc}, {i} ?!, {m} ?, {b} ??.",
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": "{move}: {cls}, {loss} discs lost; best {best}.",
+  "board.rev.line": "Best line: {line}.",
+  "board.rev.values": "Every move: {values}.",
   "board.cls.best": "best",
   "board.cls.good": "good",
   "board.cls.inaccuracy": "inaccuracy",

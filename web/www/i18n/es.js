@@ -229,6 +229,8 @@ export default {
   "board.rev.accuracy": "{C}: precisión {acc}, {i} ?!, {m} ?, {b} ??.",
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": "{move}: {cls}, {loss} fichas perdidas; la mejor {best}.",
+  "board.rev.line": "Mejor línea: {line}.",
+  "board.rev.values": "Todas las jugadas: {values}.",
   "board.cls.best": "la mejor",
   "board.cls.good": "buena",
   "board.cls.inaccuracy": "imprecisión",

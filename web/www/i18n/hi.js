@@ -230,6 +230,8 @@ export default {
   "board.rev.accuracy": "{C}: सटीकता {acc}, {i} ?!, {m} ?, {b} ??।",
   "board.rev.move": "{move}: {cls}।",
   "board.rev.lost": "{move}: {cls}, {loss} गोटियों का नुकसान; सबसे अच्छी {best}।",
+  "board.rev.line": "सबसे अच्छा क्रम: {line}।",
+  "board.rev.values": "हर चाल: {values}।",
   "board.cls.best": "सबसे अच्छी",
   "board.cls.good": "अच्छी",
   "board.cls.inaccuracy": "अशुद्धि",

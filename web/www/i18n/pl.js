@@ -234,6 +234,8 @@ export default {
   "board.rev.accuracy": "{C}: dokładność {acc}, {i} ?!, {m} ?, {b} ??.",
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": "{move}: {cls}, strata {loss} pionków; najlepszy {best}.",
+  "board.rev.line": "Najlepszy wariant: {line}.",
+  "board.rev.values": "Wszystkie ruchy: {values}.",
   "board.cls.best": "najlepszy",
   "board.cls.good": "dobry",
   "board.cls.inaccuracy": "niedokładność",
