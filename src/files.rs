@@ -66,7 +66,7 @@ pub fn warn_empty<'a>(inputs: impl IntoIterator<Item = &'a PathBuf>) {
 }
 
 /// The folder a file named `path` lives in (`.` for a bare name).
-fn folder_of(path: &Path) -> PathBuf {
+pub fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

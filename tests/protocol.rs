@@ -959,14 +959,21 @@ fn review_gives_the_loss_of_a_move_against_the_best() {
     let (head, rest) = a[1].split_once(" pv ").expect("a line after pv");
     assert_eq!(head, "= c7 +36 a2 +38 2.00 inaccuracy exact");
     let (line, values) = rest.split_once(" values ").expect("values after the line");
-    assert!(line.starts_with("a2 "), "the line starts with the best move: {line}");
+    assert!(
+        line.starts_with("a2 "),
+        "the line starts with the best move: {line}"
+    );
     // FFO #40's file: a2 +38, c7 +36; every legal move valued, best first.
     assert!(values.starts_with("a2 +38 "), "{values}");
     assert!(values.contains(" c7 +36"), "{values}");
     let values: Vec<&str> = values.split(' ').collect();
     assert_eq!(values.len() % 2, 0, "move-value pairs");
     assert!(values.len() / 2 >= 2, "{values:?}");
-    assert!(a[2].starts_with("= a2 +38 a2 +38 0.00 best exact pv a2"), "{}", a[2]);
+    assert!(
+        a[2].starts_with("= a2 +38 a2 +38 0.00 best exact pv a2"),
+        "{}",
+        a[2]
+    );
     assert_eq!(a[3], "? illegal move");
     assert_eq!(a[4], "? illegal move");
     assert_eq!(a[5], "? review depth must be 1 to 30");

@@ -297,6 +297,55 @@ fn play_to_end(ws: &mut Socket, side: Side, mut state: State) -> State {
     state
 }
 
+/// Seats `mollett room-play ARGS` as white, plays black from the test to
+/// the end of the game, and waits for room-play to end by itself: the last
+/// state, its exit status, stdout and stderr.
+fn play_against_room_play(
+    server: &Server,
+    room: &str,
+    black: &str,
+    args: &[&str],
+) -> (State, std::process::ExitStatus, String, String) {
+    let child = Command::new(MOLLETT)
+        .arg("room-play")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut engine_seat = Running(child);
+    let (mut ws, seat, state) = join(&server.addr, room, Some(black));
+    assert_eq!(seat, Seat::Black);
+    let last = play_to_end(&mut ws, Side::Black, state);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = engine_seat.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "room-play did not end with the game"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (mut out, mut err) = (String::new(), String::new());
+    let child = &mut engine_seat.0;
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (last, status, out, err)
+}
+
 #[test]
 fn an_engine_thinking_past_the_servers_ping_timeout_keeps_its_connection() {
     // The server pings every 0.5 s and drops a connection silent for 1.5 s;
@@ -308,34 +357,13 @@ fn an_engine_thinking_past_the_servers_ping_timeout_keeps_its_connection() {
         "cmd=python3 {}/tests/data/fake_gtp.py --slow 1:4",
         env!("CARGO_MANIFEST_DIR")
     );
-    let child = Command::new(MOLLETT)
-        .args(["room-play", "--room", &link, "--engine", &engine])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut engine_seat = Running(child);
-    let (mut ws, seat, state) = join(&server.addr, &room, Some(&black));
-    assert_eq!(seat, Seat::Black);
-    let last = play_to_end(&mut ws, Side::Black, state);
+    let (last, _, _, err) = play_against_room_play(
+        &server,
+        &room,
+        &black,
+        &["--room", &link, "--engine", &engine],
+    );
     assert!(last.result.is_some(), "the game ends");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while engine_seat.0.try_wait().unwrap().is_none() {
-        assert!(
-            Instant::now() < deadline,
-            "room-play did not end with the game"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let mut err = String::new();
-    engine_seat
-        .0
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
     assert!(
         !err.contains("reconnecting"),
         "the seat's connection stayed up while its engine thought: {err}"
@@ -546,20 +574,9 @@ fn a_whole_game_through_nginx_and_tls() {
     assert!(String::from_utf8_lossy(&untrusted.stderr).contains("certificate"));
 
     let engine = format!("cmd={MOLLETT} init=set_option level 1");
-    let mut args = vec!["room-play", "--room", &link, "--engine", &engine, "--ca"];
     let cert_arg = cert.display().to_string();
-    args.push(&cert_arg);
-    let child = Command::new(MOLLETT)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut engine_seat = Running(child);
-    let (mut ws, seat, state) = join(&server.addr, &room, Some(&black));
-    assert_eq!(seat, Seat::Black);
-    let last = play_to_end(&mut ws, Side::Black, state);
+    let args = ["--room", &link, "--engine", &engine, "--ca", &cert_arg];
+    let (last, status, out, err) = play_against_room_play(&server, &room, &black, &args);
     let result = last.result.expect("a finished game has a result");
     assert_eq!(
         result.black + result.white,
@@ -568,32 +585,6 @@ fn a_whole_game_through_nginx_and_tls() {
     assert!(last.moves.len() >= 9, "a whole game: {:?}", last.moves);
 
     // room-play ends by itself, with the result on stderr, stdout quiet.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = engine_seat.0.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "room-play did not end with the game"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let (mut out, mut err) = (String::new(), String::new());
-    engine_seat
-        .0
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    engine_seat
-        .0
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
     assert!(status.success(), "{err}");
     assert!(out.is_empty(), "stdout stays quiet: {out}");
     assert!(

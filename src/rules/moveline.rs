@@ -46,7 +46,7 @@ pub fn with_forced_passes(start: Position, moves: &[Move]) -> Result<Vec<Move>, 
     let mut out = Vec::with_capacity(moves.len() + 2);
     for (i, &mv) in moves.iter().enumerate() {
         if mv != Move::Pass && pos.must_pass() && !pos.is_game_over() {
-            pos = pos.play(Move::Pass).expect("a forced pass");
+            pos = pos.pass();
             out.push(Move::Pass);
         }
         pos = pos

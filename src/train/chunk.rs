@@ -115,14 +115,6 @@ pub fn read_manifest(path: &Path) -> Result<Vec<Entry>, String> {
     Ok(out)
 }
 
-/// The folder the manifest's paths are relative to.
-fn base_of(manifest: &Path) -> PathBuf {
-    match manifest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 /// A game line's placements, counted from its text (no replay).
 fn placements(line: &str) -> u64 {
     line.split_whitespace()
@@ -178,7 +170,7 @@ pub fn seal(open: &Path, manifest: &Path, commit: &str, made_by: &str) -> Result
     let mut manifest_writer = Writer::lock(manifest)?;
     let new_manifest = manifest_writer.read()?.is_empty();
     let rows = read_manifest(manifest)?;
-    let base = base_of(manifest);
+    let base = crate::files::folder_of(manifest);
     let c = corpus::read(open)?;
     let header = run_header(&c.header);
     let mut sealed = Sealed {
@@ -298,7 +290,7 @@ pub struct Checked {
 /// listed. Returns the rows checked, or every problem found.
 pub fn check(manifest: &Path, replay: bool) -> Result<Vec<Checked>, Vec<String>> {
     let rows = read_manifest(manifest).map_err(|e| vec![e])?;
-    let base = base_of(manifest);
+    let base = crate::files::folder_of(manifest);
     let mut problems = Vec::new();
     let mut out = Vec::new();
     let mut seen_files = HashSet::new();
