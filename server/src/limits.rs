@@ -127,11 +127,47 @@ pub fn client_ip(peer: IpAddr, forwarded_for: Option<&str>, trusted: &[IpAddr]) 
         .unwrap_or(peer)
 }
 
+/// One token bucket: at most `burst` tokens, one more every `every`; a
+/// connection's messages and an address's rooms are both counted by it.
+#[derive(Clone, Copy, Debug)]
+pub struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    /// A full bucket.
+    pub fn full(burst: f64, now: Instant) -> Bucket {
+        Bucket {
+            tokens: burst,
+            at: now,
+        }
+    }
+
+    /// Its tokens at `now`.
+    pub fn level(&self, burst: f64, every: Duration, now: Instant) -> f64 {
+        (self.tokens + now.duration_since(self.at).as_secs_f64() / every.as_secs_f64()).min(burst)
+    }
+
+    /// Takes a token at `now`; when there is none, how long until one.
+    pub fn take(&mut self, burst: f64, every: Duration, now: Instant) -> Result<(), Duration> {
+        let tokens = self.level(burst, every, now);
+        self.at = now;
+        if tokens >= 1.0 {
+            self.tokens = tokens - 1.0;
+            Ok(())
+        } else {
+            self.tokens = tokens;
+            Err(every.mul_f64(1.0 - tokens))
+        }
+    }
+}
+
 /// Token buckets by address: `burst` at once, then one per `every`.
 pub struct Buckets {
     burst: f64,
     every: Duration,
-    map: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+    map: Mutex<HashMap<IpAddr, Bucket>>,
 }
 
 impl Buckets {
@@ -143,23 +179,13 @@ impl Buckets {
         }
     }
 
-    fn level(&self, (tokens, at): (f64, Instant), now: Instant) -> f64 {
-        (tokens + now.duration_since(at).as_secs_f64() / self.every.as_secs_f64()).min(self.burst)
-    }
-
     /// Takes one token for `ip`; when there is none, how long until one.
     pub fn take(&self, ip: IpAddr) -> Result<(), Duration> {
         let now = Instant::now();
         let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = map.entry(client_key(ip)).or_insert((self.burst, now));
-        let tokens = self.level(*entry, now);
-        if tokens >= 1.0 {
-            *entry = (tokens - 1.0, now);
-            Ok(())
-        } else {
-            *entry = (tokens, now);
-            Err(self.every.mul_f64(1.0 - tokens))
-        }
+        map.entry(client_key(ip))
+            .or_insert(Bucket::full(self.burst, now))
+            .take(self.burst, self.every, now)
     }
 
     /// Forgets the addresses whose bucket has filled again (the sweep), so
@@ -167,7 +193,7 @@ impl Buckets {
     pub fn prune(&self) {
         let now = Instant::now();
         let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-        map.retain(|_, b| self.level(*b, now) < self.burst);
+        map.retain(|_, b| b.level(self.burst, self.every, now) < self.burst);
     }
 
     pub fn len(&self) -> usize {

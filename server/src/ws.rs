@@ -3,6 +3,7 @@
 //! that says no hello in time or stops answering the server's pings.
 
 use crate::hub::{Hub, QUEUE};
+use crate::limits::Bucket;
 use crate::wire::{self, ClientMsg, WireError, MAX_FRAME};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use std::sync::Arc;
@@ -14,30 +15,25 @@ pub const RATE: f64 = 20.0;
 /// Refused messages in a row after which a flooding connection is closed.
 const STRIKES: u32 = 200;
 
-/// A token bucket: `RATE` messages a second, bursts of up to `RATE`.
+/// A connection's messages: a token bucket of `RATE` a second, bursts of
+/// up to `RATE`, and the refusals in a row.
 struct RateLimit {
-    tokens: f64,
-    last: Instant,
+    bucket: Bucket,
     strikes: u32,
 }
 
 impl RateLimit {
     fn new() -> RateLimit {
         RateLimit {
-            tokens: RATE,
-            last: Instant::now(),
+            bucket: Bucket::full(RATE, Instant::now()),
             strikes: 0,
         }
     }
 
     /// True when one more message is allowed now.
     fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * RATE;
-        self.tokens = (self.tokens + refill).min(RATE);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        let every = Duration::from_secs_f64(1.0 / RATE);
+        if self.bucket.take(RATE, every, Instant::now()).is_ok() {
             self.strikes = 0;
             true
         } else {
