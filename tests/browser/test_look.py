@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How the board reads (issue 56), in Debian's headless Chromium at desktop
 and phone width, against the native engine: the named openings (every line
-of web/www/openings.js legal, a game in any orientation named), whole-disc
+of web/www/shared/openings.js legal, a game in any orientation named), whole-disc
 values by default and one decimal with the setting, a dot on exactly the
 legal squares, turning discs animated except with prefers-reduced-motion,
 the dark theme, the board flipped to play from white's side, play by
@@ -123,7 +123,7 @@ def beyond(native, line, lines):
 
 def openings(browser, base):
     ctx, page, errors = open_page(browser, base, "human=both")
-    table = page.evaluate("() => import('./openings.js').then(m => ({lines: m.OPENINGS, mirrors: m.MIRRORS}))")
+    table = page.evaluate("() => import('./shared/openings.js').then(m => ({lines: m.OPENINGS, mirrors: m.MIRRORS}))")
     lines, mirrors = table["lines"], table["mirrors"]
     native = Native(MOLLETT)
     illegal, undeclared = [], []

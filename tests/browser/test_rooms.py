@@ -526,7 +526,7 @@ def room_in_polish(browser, server):
     a.select_option("#room-color", "black")
     a.click("#room-create-go")
     a.wait_for_selector('#status[data-state="waiting"]', timeout=15000)
-    tab = a.evaluate("async () => (await import('./i18n/pl.js')).default")
+    tab = a.evaluate("async () => (await import('./shared/i18n/pl.js')).default")
 
     def words(page):
         return page.evaluate("""() => [document.querySelector('#status').textContent,
@@ -567,7 +567,7 @@ def room_in_polish(browser, server):
 
 
 def main():
-    if not os.path.exists(os.path.join(SITE, "room.js")):
+    if not os.path.exists(os.path.join(SITE, "room", "room.js")):
         sys.exit(f"test_rooms: no built site at {SITE} (scripts/web/build.sh)")
     server = Server()
     native = Native(MOLLETT)

@@ -191,7 +191,7 @@ def board_pages(browser, base):
         page.wait_for_selector('#status[data-state="human-to-move"]', timeout=30000)
         what = f"board page {lang}"
         want = page.evaluate("""async (l) => {
-            const tab = (await import('./i18n/' + l + '.js')).default;
+            const tab = (await import('./shared/i18n/' + l + '.js')).default;
             return {newModern: tab['board.newModern'], toMove: tab['board.toMove'], howto: tab['board.howto']};
         }""", lang)
         t.check(page.evaluate("document.documentElement.lang") == lang, f"{what}: <html lang> is {lang}")
@@ -241,7 +241,7 @@ def board_words(browser, base):
         page = browser.new_page(viewport=PHONE)
         page.goto(base + f"?lang={lang}&hints=1&colour=red")
         page.wait_for_selector('#status[data-state="human-to-move"]', timeout=30000)
-        tab = page.evaluate("async (l) => (await import('./i18n/' + l + '.js')).default", lang)
+        tab = page.evaluate("async (l) => (await import('./shared/i18n/' + l + '.js')).default", lang)
         levels = page.eval_on_selector_all("#level option", "os => os.map((o) => o.textContent)")
         t.check(len(levels) == 61 and not english_in("level list", " | ".join(levels)),
                 f"{what}: the level list in {lang}", levels[5:7] + levels[-1:])
@@ -296,7 +296,7 @@ def main():
         keys = page.evaluate("""async () => {
             const out = {};
             for (const l of ['en', 'pl', 'de', 'es', 'hi'])
-                out[l] = Object.keys((await import('./i18n/' + l + '.js')).default).sort();
+                out[l] = Object.keys((await import('./shared/i18n/' + l + '.js')).default).sort();
             return out;
         }""")
         for lang in LANGS:

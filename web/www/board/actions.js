@@ -2,7 +2,7 @@
 // the tree (back, forward, undo, redo), a new game, editing the board.
 
 import { S, sideIsHuman } from "./state.js";
-import { Node, SQUARES } from "./game.js";
+import { Node, SQUARES } from "../shared/game.js";
 import { refresh, obsolete } from "./session.js";
 import { practiceTry } from "./review.js";
 import { render } from "./view.js";

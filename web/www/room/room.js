@@ -8,7 +8,7 @@
 // which goes to `?room=new&...`.
 
 import { buildRoomPage, render as draw, who, plyColour, transcriptOf } from "./roomview.js";
-import { t, chooseLang, loadLang } from "./i18n.js";
+import { t, chooseLang, loadLang } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const q = new URLSearchParams(location.search);

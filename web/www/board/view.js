@@ -3,13 +3,13 @@
 // changes nothing; its clicks go to actions.js.
 
 import { S, sideIsHuman, transcript, obf } from "./state.js";
-import { SQUARES } from "./game.js";
+import { SQUARES } from "../shared/game.js";
 import { reviewTally, isMistake, MARKS } from "./review.js";
 import { goTo, playHuman, editSquare } from "./actions.js";
-import { buildGrid, setFlipped, describe, updateTabStop } from "./boardgrid.js";
-import { look, formatValue } from "./look.js";
-import { openingOf } from "./openings.js";
-import { t, has, player, colourWords } from "./i18n.js";
+import { buildGrid, setFlipped, describe, updateTabStop } from "../shared/boardgrid.js";
+import { look, formatValue } from "../shared/look.js";
+import { openingOf } from "../shared/openings.js";
+import { t, has, player, colourWords } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 

@@ -3,9 +3,9 @@
 // their clocks, the buttons, the move list and the links, all from the
 // room as room.js holds it (its fields are listed there).
 
-import { SQUARES } from "./game.js";
-import { buildGrid, describe, updateTabStop } from "./boardgrid.js";
-import { t, player, colourWords, applyStatic } from "./i18n.js";
+import { SQUARES } from "../shared/game.js";
+import { buildGrid, describe, updateTabStop } from "../shared/boardgrid.js";
+import { t, player, colourWords, applyStatic } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 

@@ -5,7 +5,7 @@ import { S } from "./state.js";
 import { note } from "./view.js";
 import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang"];

@@ -6,11 +6,11 @@
 // Address: variant=modern|classic (default modern), lang=en|pl|de|es|hi
 // (default: the browser's language, else English).
 
-import { Engine } from "./engine.js";
-import { parseShowboard } from "./game.js";
-import { chooseLang, loadLang, langSwitch, currentLang, t, has, colourWords, player as playerWords } from "./i18n.js";
+import { Engine } from "../shared/engine.js";
+import { parseShowboard } from "../shared/game.js";
+import { chooseLang, loadLang, langSwitch, currentLang, t, has, colourWords, player as playerWords } from "../shared/i18n.js";
 import { PAGES, linesFor } from "./examples.js";
-import { miniBoard, drawMini, turnedBetween } from "./miniboard.js";
+import { miniBoard, drawMini, turnedBetween } from "../shared/miniboard.js";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);

@@ -4,11 +4,11 @@
 // as the Load box reads it).
 
 import { S, transcript } from "./state.js";
-import * as storage from "./storage.js";
+import * as storage from "../shared/storage.js";
 import { replay, loadText, copy } from "./records.js";
 import { followAddress } from "./address.js";
 import { message, outcome } from "./view.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const KEY = "mollett-games"; // [{id, name, variant, setup, moves, ply, result, saved, players}]

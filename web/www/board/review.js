@@ -3,11 +3,11 @@
 // at the position before each of them.
 
 import { S, sideIsHuman, transcript } from "./state.js";
-import * as storage from "./storage.js";
+import * as storage from "../shared/storage.js";
 import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
 import { render, renderReview, message, fmt } from "./view.js";
 import { goTo } from "./actions.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 
 // The review's depth in the browser: each move searched to depth 10 and
 // solved exactly from 16 empties (a second or two a game natively, a few

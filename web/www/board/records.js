@@ -3,12 +3,12 @@
 // transcript or a position.
 
 import { S, transcript } from "./state.js";
-import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "./game.js";
+import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "../shared/game.js";
 import { job, obsolete, ask, syncTo, refresh } from "./session.js";
 import { restoreReview, reviewTally, isMistake, MARKS } from "./review.js";
 import { render, message } from "./view.js";
 import { newGame } from "./actions.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 
 // A transcript is read from the start position of the variant played, also
 // after Edit board (a transcript holds no position; a set-up game is

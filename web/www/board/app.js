@@ -16,8 +16,8 @@
 //   game.js      the tree of plies and the notations (no rules)
 //   engine.js    the Worker's client
 
-import { Engine } from "./engine.js";
-import { Node } from "./game.js";
+import { Engine } from "../shared/engine.js";
+import { Node } from "../shared/game.js";
 import { S, transcript, obf } from "./state.js";
 import { readParams, bindSettings, labelLevels, noteParams } from "./settings.js";
 import { refresh, startEngineMove, moveNow, onInfo } from "./session.js";
@@ -27,8 +27,8 @@ import { restoreCurrent, openAddressGame, onPopState } from "./address.js";
 import { saveGame, renderSaved, share, openFile } from "./games.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
 import { buildBoard, render, renderGraph, graphClick } from "./view.js";
-import { bindLook } from "./look.js";
-import { chooseLang, loadLang, langSwitch, currentLang, applyStatic, t } from "./i18n.js";
+import { bindLook } from "../shared/look.js";
+import { chooseLang, loadLang, langSwitch, currentLang, applyStatic, t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 

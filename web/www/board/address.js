@@ -8,14 +8,14 @@
 // (localStorage), so a game survives closing the tab.
 
 import { S, transcript } from "./state.js";
-import * as storage from "./storage.js";
+import * as storage from "../shared/storage.js";
 import { DEFAULTS } from "./settings.js";
-import { parseTranscript } from "./game.js";
+import { parseTranscript } from "../shared/game.js";
 import { replay } from "./records.js";
 import { refresh } from "./session.js";
 import { message } from "./view.js";
 import { stopEditing } from "./actions.js";
-import { t } from "./i18n.js";
+import { t } from "../shared/i18n.js";
 
 const CURRENT = "mollett-current"; // {search, at}: the last address of the game
 const GAME_KEYS = ["variant", "setup", "moves", "ply"];

@@ -29,7 +29,7 @@ export class Engine {
   }
 
   start() {
-    this.worker = new Worker("worker.js");
+    this.worker = new Worker(new URL("./worker.js", import.meta.url));
     this.queue = []; // {resolve, reject} for each line not yet answered
     this.buffer = "";
     this.log = [];

@@ -3,11 +3,11 @@
 // the engine's move, the book or hints, the graph's values); "Move now".
 
 import { S, sideIsHuman } from "./state.js";
-import { parseShowboard, parseInfo, parseHints } from "./game.js";
+import { parseShowboard, parseInfo, parseHints } from "../shared/game.js";
 import { render, renderThinking, renderGraph, note } from "./view.js";
 import { levelSeconds } from "./settings.js";
 import { followAddress } from "./address.js";
-import { t, player } from "./i18n.js";
+import { t, player } from "../shared/i18n.js";
 
 let chain = Promise.resolve();
 export function job(fn) {
