@@ -220,3 +220,187 @@ fn the_checker_sees_imports() {
     );
     assert!(g["protocol::gtp"].contains("protocol::session"));
 }
+
+// ---- The page (web/www): plain ES modules, checked the same way ----
+
+/// The `./` or `../` modules that `text` imports (`import … from "…"` and
+/// `export … from "…"`), as paths relative to web/www. A dynamic
+/// `import(…)` (a language's table) is loaded on demand and not counted.
+fn js_imports(file: &str, text: &str) -> BTreeSet<String> {
+    let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+    let mut out = BTreeSet::new();
+    for line in without_comments(text).lines() {
+        let line = line.trim();
+        if !(line.starts_with("import ")
+            || line.starts_with("export ")
+            || line.starts_with("} from"))
+        {
+            continue;
+        }
+        let Some(i) = line.find("from \"") else {
+            continue;
+        };
+        let target = &line[i + 6..];
+        let Some(end) = target.find('"') else {
+            continue;
+        };
+        let target = &target[..end];
+        if !target.starts_with('.') {
+            continue;
+        }
+        let mut parts: Vec<&str> = dir.iter().map(|p| p.to_str().unwrap()).collect();
+        for seg in target.split('/') {
+            match seg {
+                "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        out.insert(parts.join("/"));
+    }
+    out
+}
+
+fn js_files(dir: &Path, www: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            js_files(&path, www, out);
+        } else if path.extension().is_some_and(|e| e == "js") {
+            let rel = path.strip_prefix(www).unwrap();
+            out.push(rel.to_str().unwrap().replace('\\', "/"));
+        }
+    }
+}
+
+fn web_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let www = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/www");
+    let mut files = Vec::new();
+    js_files(&www, &www, &mut files);
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(www.join(&f)).unwrap();
+            let deps = js_imports(&f, &text);
+            (f, deps)
+        })
+        .collect()
+}
+
+/// The import cycles of `g`: each strongly connected component of more
+/// than one module (or a module importing itself), its modules sorted.
+fn cycles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    // Modules that reach each other are one component: `a` and `b` share
+    // one when each reaches the other. The page has a few dozen modules,
+    // so reachability by search from each is cheap enough.
+    let reach = |from: &String| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<&String> = g.get(from).into_iter().flatten().collect();
+        while let Some(m) = todo.pop() {
+            if seen.insert(m.clone()) {
+                todo.extend(g.get(m).into_iter().flatten());
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&String, BTreeSet<String>> = g.keys().map(|m| (m, reach(m))).collect();
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for (m, r) in &reaches {
+        if done.contains(*m) || !r.contains(*m) {
+            continue;
+        }
+        let comp: Vec<String> = r
+            .iter()
+            .filter(|o| reaches.get(o).is_some_and(|ro| ro.contains(*m)))
+            .cloned()
+            .collect();
+        done.extend(comp.iter().cloned());
+        out.push(comp);
+    }
+    out
+}
+
+/// A folder of the page imports only itself and `shared/`; `shared/`
+/// imports only itself (nothing imports back up, no page another's).
+fn folder_of(file: &str) -> &str {
+    file.rsplit_once('/')
+        .map_or("", |(d, _)| d.split('/').next().unwrap())
+}
+
+/// Modules that act on the game (engine, history, storage, records): a
+/// view draws and is handed its handlers, so it imports none of these.
+const WEB_ACTS: [&str; 8] = [
+    "board/actions.js",
+    "board/address.js",
+    "board/games.js",
+    "board/records.js",
+    "board/review.js",
+    "board/session.js",
+    "board/settings.js",
+    "board/app.js",
+];
+
+#[test]
+fn the_page_has_no_import_cycle() {
+    let found = cycles(&web_graph());
+    assert!(
+        found.is_empty(),
+        "web/www modules that import each other, directly or round a circle:\n{}",
+        found
+            .iter()
+            .map(|c| c.join(" -> "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn the_page_imports_down_only() {
+    let mut wrong = Vec::new();
+    for (file, deps) in web_graph() {
+        let mine = folder_of(&file);
+        for dep in &deps {
+            let theirs = folder_of(dep);
+            let ok = theirs == mine || theirs == "shared";
+            if !ok {
+                wrong.push(format!("{file} imports {dep}"));
+            }
+            let name = file.rsplit('/').next().unwrap_or("");
+            let view = name == "view.js" || name == "roomview.js" || file.starts_with("shared/");
+            if view && WEB_ACTS.contains(&dep.as_str()) {
+                wrong.push(format!("{file} (drawing) imports {dep} (acting)"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that run up or across:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_page_checker_sees_cycles() {
+    // Guards the checks on a graph of their own: a -> b -> c -> a is one
+    // cycle, d -> d another, e -> a none.
+    let text = "import { x } from \"./b.js\";\nimport * as y from \"../shared/c.js\";\n// import { z } from \"./z.js\";";
+    let deps = js_imports("board/a.js", text);
+    assert_eq!(deps, ["board/b.js", "shared/c.js"].map(String::from).into());
+    let g: BTreeMap<String, BTreeSet<String>> = [
+        ("a", vec!["b"]),
+        ("b", vec!["c"]),
+        ("c", vec!["a"]),
+        ("d", vec!["d"]),
+        ("e", vec!["a"]),
+    ]
+    .into_iter()
+    .map(|(m, d)| (m.to_string(), d.into_iter().map(String::from).collect()))
+    .collect();
+    let found = cycles(&g);
+    assert_eq!(found, vec![vec!["a", "b", "c"], vec!["d"]]);
+    assert_eq!(folder_of("board/view.js"), "board");
+    assert!(web_graph()["board/app.js"].contains("shared/engine.js"));
+}

@@ -1,60 +1,43 @@
 // What a player's clicks and keys do to the game: a move, a jump through
-// the tree (back, forward, undo, redo), a new game, editing the board.
+// the tree (back, forward, undo, redo), a new game, editing the board, the
+// address's game at start and on Back/Forward. Each is a pure operation of
+// ops.js on the state, then the effects: the engine (session.js), the
+// address, the redraw.
 
-import { S, sideIsHuman } from "./state.js";
-import { Node, SQUARES } from "../shared/game.js";
+import { S } from "./state.js";
+import { parseTranscript } from "../shared/game.js";
+import { playable, jump, lastOf, undoTarget, redoTarget, freshGame, editFrom, cycleSquare, walk } from "./ops.js";
 import { refresh, obsolete } from "./session.js";
+import { gameOfAddress } from "./address.js";
 import { practiceTry } from "./review.js";
-import { render } from "./view.js";
-import { loadSetup } from "./records.js";
+import { render, message } from "./view.js";
+import { loadSetup, replay } from "./records.js";
+import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 export function playHuman(sq) {
-  const st = S.node.state;
-  if (!st || st.over || !st.legal.includes(sq) || !sideIsHuman(st.side)) return;
+  if (!playable(sq)) return;
   if (S.practice && S.node === S.practice.list[S.practice.i].parent) return practiceTry(sq);
   S.node = S.node.child(sq);
   refresh();
 }
 
 export function goTo(node) {
-  if (!node || node === S.node) return;
-  S.thinking = null;
-  S.node = node;
-  if (S.practice && node !== S.practice.list[S.practice.i].parent) S.practice = null;
-  refresh();
+  if (jump(node)) refresh();
 }
 
 export function back() { goTo(S.node.parent); }
 export function forward() { goTo(S.node.line); }
 export function first() { goTo(S.root); }
-export function last() { let n = S.node; while (n.line) n = n.line; goTo(n); }
+export function last() { goTo(lastOf(S.node)); }
 
-// Undo and redo move to the previous (next) position where a human is
-// to move: against the engine, the engine's reply goes with the move.
-function humanTurn(n) {
-  return n.state && !n.state.over && !n.state.mustPass && sideIsHuman(n.state.side);
-}
-export function undo() {
-  let n = S.node.parent;
-  while (n && n.parent && !humanTurn(n)) n = n.parent;
-  if (n) goTo(n);
-}
-export function redo() {
-  let n = S.node.line;
-  while (n && n.line && !humanTurn(n)) n = n.line;
-  if (n) goTo(n);
-}
+// Undo and redo: to the previous (next) position where a human is to move.
+export function undo() { goTo(undoTarget(S.node)); }
+export function redo() { goTo(redoTarget(S.node)); }
 
 export function newGame(variant, setup = null) {
-  S.variant = variant;
-  S.root = new Node(null, null);
-  S.root.setup = setup;
-  S.node = S.root;
-  S.thinking = null;
-  S.synced = null;
-  S.hintsAt = null;
+  freshGame(variant, setup);
   refresh();
 }
 
@@ -62,16 +45,13 @@ export function newGame(variant, setup = null) {
 // Done loads it through the engine, which checks it.
 export function startEditing() {
   obsolete();
-  const st = S.node.state;
-  S.editing = { board: st ? st.board.split("") : Array(64).fill("-"), side: st && st.side && st.side !== "black" ? "O" : "X" };
+  editFrom(S.node);
   $("#setup-panel").hidden = false;
   render();
 }
 
 export function editSquare(sq) {
-  const i = SQUARES.indexOf(sq);
-  const b = S.editing.board;
-  b[i] = b[i] === "-" ? "X" : b[i] === "X" ? "O" : "-";
+  cycleSquare(sq);
   render();
 }
 
@@ -86,4 +66,36 @@ export function finishEditing(apply) {
 export function stopEditing() {
   S.editing = null;
   $("#setup-panel").hidden = true;
+}
+
+// At start, once the engine is ready: the game the address names (or the
+// kept one it was given by restoreCurrent), at its ply. A transcript that
+// does not read, or a move that is illegal, is said and the start shown.
+export async function openAddressGame(restored) {
+  const g = gameOfAddress();
+  if (!g.moves && !g.setup) return;
+  const parsed = parseTranscript(g.moves || "");
+  if (parsed.error) return message(t("board.err.transcript", { error: parsed.error }));
+  const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
+  if (ok) message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
+}
+
+// Back or Forward: the position of that entry. Within the tree already
+// known (the usual case) it is a jump; otherwise the game is replayed.
+export function onPopState() {
+  if (S.editing) stopEditing();
+  const g = gameOfAddress();
+  const moves = (g.moves || "").toLowerCase().match(/[a-h][1-8]/g) || [];
+  const path = g.variant === S.variant && (g.setup || null) === (S.root.setup || null) ? walk(S.root, moves) : null;
+  if (!path) {
+    replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply });
+    return;
+  }
+  // The line shown becomes the address's, ending where it ends.
+  for (let i = 1; i < path.length; i++) path[i - 1].line = path[i];
+  path.at(-1).line = null;
+  S.node = g.ply !== null && g.ply < path.length ? path[g.ply] : path.at(-1);
+  S.thinking = null;
+  S.practice = null;
+  refresh();
 }

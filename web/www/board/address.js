@@ -9,13 +9,7 @@
 
 import { S, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
-import { DEFAULTS } from "./settings.js";
-import { parseTranscript } from "../shared/game.js";
-import { replay } from "./records.js";
-import { refresh } from "./session.js";
-import { message } from "./view.js";
-import { stopEditing } from "./actions.js";
-import { t } from "../shared/i18n.js";
+import { DEFAULTS } from "./ops.js";
 
 const CURRENT = "mollett-current"; // {search, at}: the last address of the game
 const GAME_KEYS = ["variant", "setup", "moves", "ply"];
@@ -96,57 +90,4 @@ export function gameOfAddress() {
     moves: q.get("moves"),
     ply: ply !== null && /^\d+$/.test(ply) ? +ply : null,
   };
-}
-
-// At start, once the engine is ready: the game the address names (or the
-// kept one it was given by restoreCurrent), at its ply. A transcript that
-// does not read, or a move that is illegal, is said and the start shown.
-export async function openAddressGame(restored) {
-  const g = gameOfAddress();
-  if (!g.moves && !g.setup) return;
-  const parsed = parseTranscript(g.moves || "");
-  if (parsed.error) return message(t("board.err.transcript", { error: parsed.error }));
-  const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
-  if (ok) message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
-}
-
-// Back or Forward: the position of that entry. Within the tree already
-// known (the usual case) it is a jump; otherwise the game is replayed.
-export function onPopState() {
-  if (S.editing) stopEditing();
-  const g = gameOfAddress();
-  const moves = (g.moves || "").toLowerCase().match(/[a-h][1-8]/g) || [];
-  const path = g.variant === S.variant && (g.setup || null) === (S.root.setup || null) ? walk(S.root, moves) : null;
-  if (!path) {
-    replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply });
-    return;
-  }
-  // The line shown becomes the address's, ending where it ends.
-  for (let i = 1; i < path.length; i++) path[i - 1].line = path[i];
-  path.at(-1).line = null;
-  S.node = g.ply !== null && g.ply < path.length ? path[g.ply] : path.at(-1);
-  S.thinking = null;
-  S.practice = null;
-  refresh();
-}
-
-// The nodes from `root` through `moves` in the tree as it is (passes
-// taken where the tree has them), or null where the tree has no such line.
-function walk(root, moves) {
-  const path = [root];
-  let node = root;
-  for (const mv of moves) {
-    let next = node.children.find((c) => c.move === mv);
-    if (!next) {
-      const pass = node.children.find((c) => c.move === "pass");
-      next = pass && pass.children.find((c) => c.move === mv);
-      if (next) path.push(pass);
-    }
-    if (!next) return null;
-    path.push(next);
-    node = next;
-  }
-  const pass = node.children.find((c) => c.move === "pass");
-  if (pass && node.state && node.state.mustPass) path.push(pass);
-  return path;
 }

@@ -1,15 +1,18 @@
-// The board page, wired: the settings read, the controls bound to the
-// modules that act, the engine loaded, and `window.mollett` for scripts.
+// The board page's entry: it creates the state, binds the controls and
+// hands the view its handlers (the modules that act), loads the engine and
+// sets `window.mollett` for scripts. Data flows one way: state -> pure
+// operations (ops.js) -> view; no drawing module imports one that acts.
 // The rules, the search, the evaluation and the book are the engine's,
 // asked through its GTP commands; the page never decides a move's legality.
 //
 //   state.js     the page's state, shared
+//   ops.js       pure operations on it: moves, jumps, undo, new game, edits
 //   settings.js  address parameters and the settings' controls
 //   storage.js   what is kept in this browser (localStorage)
 //   session.js   the engine session: jobs, sync, the engine's moves, hints
-//   actions.js   moves, jumps through the tree, new games, board editing
+//   actions.js   the handlers: an operation, then the engine and the address
 //   records.js   transcripts, positions and GGF in and out
-//   address.js   the address follows the game; history; the current game kept
+//   address.js   the address follows the game (pushState); the current game kept
 //   games.js     saved games, Share, Open file
 //   review.js    review, next mistake, practice
 //   view.js      drawing: board, status, move list, graph
@@ -21,9 +24,9 @@ import { Node } from "../shared/game.js";
 import { S, transcript, obf } from "./state.js";
 import { readParams, bindSettings, labelLevels, noteParams } from "./settings.js";
 import { refresh, startEngineMove, moveNow, onInfo } from "./session.js";
-import { newGame, first, back, forward, last, undo, redo, startEditing, finishEditing } from "./actions.js";
+import { newGame, first, back, forward, last, undo, redo, goTo, playHuman, editSquare, startEditing, finishEditing, openAddressGame, onPopState } from "./actions.js";
 import { loadTranscript, loadSetup, loadText, downloadGgf, downloadTranscript, copy } from "./records.js";
-import { restoreCurrent, openAddressGame, onPopState } from "./address.js";
+import { restoreCurrent } from "./address.js";
 import { saveGame, renderSaved, share, openFile } from "./games.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
 import { buildBoard, render, renderGraph, graphClick } from "./view.js";
@@ -95,7 +98,7 @@ const wordsReady = words();
 
 async function main() {
   const restored = restoreCurrent(); // before the address is read
-  buildBoard();
+  buildBoard({ square: (sq) => (S.editing ? editSquare(sq) : playHuman(sq)), goTo });
   readParams();
   controls();
   renderSaved();

@@ -5,9 +5,9 @@
 import { S, transcript } from "./state.js";
 import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "../shared/game.js";
 import { job, obsolete, ask, syncTo, refresh } from "./session.js";
-import { restoreReview, reviewTally, isMistake, MARKS } from "./review.js";
+import { restoreReview } from "./review.js";
+import { reviewTally, isMistake, MARKS, freshGame } from "./ops.js";
 import { render, message } from "./view.js";
-import { newGame } from "./actions.js";
 import { t } from "../shared/i18n.js";
 
 // A transcript is read from the start position of the variant played, also
@@ -201,7 +201,8 @@ export function loadSetup(text) {
       return;
     }
     message(t("board.msg.positionSet"));
-    newGame(S.variant, args);
+    freshGame(S.variant, args);
+    refresh();
   });
 }
 

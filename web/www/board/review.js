@@ -6,8 +6,12 @@ import { S, sideIsHuman, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
 import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
 import { render, renderReview, message, fmt } from "./view.js";
-import { goTo } from "./actions.js";
+import { jump, isMistake } from "./ops.js";
 import { t } from "../shared/i18n.js";
+
+function goTo(node) {
+  if (jump(node)) refresh();
+}
 
 // The review's depth in the browser: each move searched to depth 10 and
 // solved exactly from 16 empties (a second or two a game natively, a few
@@ -16,7 +20,6 @@ import { t } from "../shared/i18n.js";
 const REVIEW = { depth: 10, exact: 16 };
 // A practice move this close to the best move's value is as good as it.
 const PRACTICE_TOLERANCE = 0.5;
-export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 // `review`'s answer: "c7 +36 a2 +38 2.00 inaccuracy exact pv a2 b1 ...
 // values a2 +38 c7 +36 ..." (the best line, then every legal move's value).
@@ -28,26 +31,6 @@ export function parseReview(text) {
   const values = [];
   if (valuesAt >= 0) for (let i = valuesAt + 1; i + 1 < w.length; i += 2) values.push([w[i], +w[i + 1]]);
   return { move: w[0], value: +w[1], best: w[2], bestValue: +w[3], loss: +w[4], cls: w[5], exact: w[6] === "exact", pv, values };
-}
-
-function moveAccuracy(loss) {
-  return 100 * Math.pow(2, -Math.max(0, loss) / 4);
-}
-
-// Each side's figures over the reviewed moves of the line shown.
-export function reviewTally() {
-  const t = {};
-  for (const n of S.node.lineNodes()) {
-    const r = n.review;
-    if (!r || r.cls === "forced") continue;
-    const side = r.side;
-    const s = (t[side] ||= { moves: 0, loss: 0, acc: 0, inaccuracy: 0, mistake: 0, blunder: 0 });
-    s.moves += 1;
-    s.loss += r.loss;
-    s.acc += moveAccuracy(r.loss);
-    if (r.cls in s) s[r.cls] += 1;
-  }
-  return t;
 }
 
 function reviewKey() {
@@ -97,10 +80,6 @@ export function reviewGame() {
     }
     refresh();
   });
-}
-
-export function isMistake(n) {
-  return n.review && MARKS[n.review.cls] !== undefined;
 }
 
 export function nextMistake() {

@@ -5,7 +5,7 @@
 import { S, sideIsHuman } from "./state.js";
 import { parseShowboard, parseInfo, parseHints } from "../shared/game.js";
 import { render, renderThinking, renderGraph, note } from "./view.js";
-import { levelSeconds } from "./settings.js";
+import { levelSeconds } from "./ops.js";
 import { followAddress } from "./address.js";
 import { t, player } from "../shared/i18n.js";
 

@@ -5,23 +5,13 @@ import { S } from "./state.js";
 import { note } from "./view.js";
 import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
+import { levelSeconds, DEFAULTS } from "./ops.js";
+
+export { levelSeconds, DEFAULTS };
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang"];
-// The settings' defaults (state.js starts with them); the address leaves
-// out a setting at its default.
-export const DEFAULTS = { human: "black", level: 6, hints: false, hintDepth: 14 };
-
-// Each level is a depth (the engine's `level N`: depth N, exact from 2N
-// empties) and a time cap, so that every level answers: from level 18 on
-// an exact solve from 36 empties would take hours in the Worker. The cap
-// grows with the level; a move stops at whichever comes first.
-const LEVEL_CAPS = [[4, 1], [8, 2], [12, 4], [16, 8], [20, 15], [30, 30], [60, 60]]; // [last level, seconds]
-export function levelSeconds(level) {
-  return LEVEL_CAPS.find(([last]) => level <= last)[1];
-}
-
 // The mean seconds a move at each level, measured in headless Chromium by
 // scripts/web/level_times.py (six positions of a WTHOR 2018 game, 40 to 10
 // empties, the caps above, a machine of two cores shared with other work);

@@ -1,11 +1,10 @@
 // The view: the board, the status line, the engine's thinking, the move
 // list, the graph and the review line, drawn from the page's state. It
-// changes nothing; its clicks go to actions.js.
+// changes nothing: app.js hands it the handlers its clicks call (bind).
 
 import { S, sideIsHuman, transcript, obf } from "./state.js";
 import { SQUARES } from "../shared/game.js";
-import { reviewTally, isMistake, MARKS } from "./review.js";
-import { goTo, playHuman, editSquare } from "./actions.js";
+import { reviewTally, isMistake, MARKS } from "./ops.js";
 import { buildGrid, setFlipped, describe, updateTabStop } from "../shared/boardgrid.js";
 import { look, formatValue } from "../shared/look.js";
 import { openingOf } from "../shared/openings.js";
@@ -23,8 +22,12 @@ export function message(text) {
   $("#message").textContent = text;
 }
 
-export function buildBoard() {
-  buildGrid($("#board"), (sq) => (S.editing ? editSquare(sq) : playHuman(sq)));
+// What clicks on the board and the move list do: {square(sq), goTo(node)}.
+let on = { square() {}, goTo() {} };
+
+export function buildBoard(handlers) {
+  on = handlers;
+  buildGrid($("#board"), (sq) => on.square(sq));
 }
 
 export function render() {
@@ -198,7 +201,7 @@ export function renderMoves() {
     item.dataset.ply = i + 1;
     item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
     if (n.review) item.dataset.class = n.review.cls;
-    item.addEventListener("click", () => goTo(n));
+    item.addEventListener("click", () => on.goTo(n));
     list.appendChild(item);
     const others = n.parent.children.filter((c) => c !== n);
     if (others.length) {
@@ -210,7 +213,7 @@ export function renderMoves() {
         b.className = "alt";
         b.textContent = o.move;
         b.title = t("board.branch.title");
-        b.addEventListener("click", () => { n.parent.line = o; goTo(o); });
+        b.addEventListener("click", () => { n.parent.line = o; on.goTo(o); });
         if (k) alt.append(" ");
         alt.append(b);
       });
@@ -280,7 +283,7 @@ export function graphClick(event) {
   const box = svg.getBoundingClientRect();
   const n = Math.max(nodes.length - 1, 20);
   const i = Math.round(((event.clientX - box.left) / box.width) * n);
-  if (i >= 0 && i < nodes.length) goTo(nodes[i]);
+  if (i >= 0 && i < nodes.length) on.goTo(nodes[i]);
 }
 
 export function fmt(v) {
