@@ -273,6 +273,99 @@ fn showboard_draws_the_position() {
     assert!(pass[1].ends_with("\nwhite to move, must pass\nblack 1 white 1"));
 }
 
+/// `position`'s board: rows 1 to 8, files a to h, `-` for empty.
+fn board_with(discs: &[(&str, char)]) -> String {
+    let mut b = vec!['-'; 64];
+    for (sq, c) in discs {
+        let (f, r) = (sq.as_bytes()[0] - b'a', sq.as_bytes()[1] - b'1');
+        b[usize::from(r) * 8 + usize::from(f)] = *c;
+    }
+    b.into_iter().collect()
+}
+
+#[test]
+fn position_answers_in_one_line_for_programs() {
+    let start = board_with(&[("d4", 'O'), ("e4", 'X'), ("d5", 'X'), ("e5", 'O')]);
+    let a = ask("position
+list_commands
+help position
+");
+    assert_eq!(
+        a[0],
+        format!("= board {start} side black status play discs 2 2 legal d3 c4 f5 e6")
+    );
+    assert!(
+        a[1].lines()
+            .any(|l| l.trim_start_matches("= ") == "position"),
+        "{}",
+        a[1]
+    );
+    assert!(a[2].starts_with("= position - "), "{}", a[2]);
+    // After f5 black has f5, e5 turned: 4 to 1, white to move.
+    let after = ask("play f5
+position
+");
+    let board = board_with(&[
+        ("d4", 'O'),
+        ("e4", 'X'),
+        ("d5", 'X'),
+        ("e5", 'X'),
+        ("f5", 'X'),
+    ]);
+    assert_eq!(
+        after[1],
+        format!("= board {board} side white status play discs 4 1 legal f4 d6 f6")
+    );
+    // White must pass; then black's c1 takes b1 and the game is over.
+    let pass = ask(&format!(
+        "{}position
+play pass
+play c1
+position
+",
+        white_must_pass()
+    ));
+    assert_eq!(
+        pass[1],
+        format!(
+            "= board {} side white status pass discs 1 1 legal pass",
+            board_with(&[("a1", 'X'), ("b1", 'O')])
+        )
+    );
+    assert_eq!(
+        pass[4],
+        format!(
+            "= board {} side - status over discs 3 0 legal",
+            board_with(&[("a1", 'X'), ("b1", 'X'), ("c1", 'X')])
+        )
+    );
+    // Classic: the supplies, in the variant's colour names.
+    let c = ask("newgame classic
+position
+play d4
+play red e4
+play d5
+play r e5
+position
+position extra
+");
+    assert_eq!(
+        c[1],
+        format!(
+            "= board {} side black status play discs 0 0 supply 32 32 legal d4 e4 d5 e5",
+            "-".repeat(64)
+        )
+    );
+    let parallel = board_with(&[("d4", 'X'), ("e4", 'O'), ("d5", 'X'), ("e5", 'O')]);
+    assert_eq!(
+        c[6],
+        format!(
+            "= board {parallel} side black status play discs 2 2 supply 30 30 legal f3 f4 f5 f6"
+        )
+    );
+    assert_eq!(c[7], "? syntax error, expected: position");
+}
+
 #[test]
 fn setboard_and_its_errors() {
     let board = "-".repeat(27) + "OX------XO" + &"-".repeat(27);

@@ -42,6 +42,7 @@ pub enum Command {
         supply: Option<[u64; 2]>,
     },
     ShowBoard,
+    Position,
     Solve,
     Hint(u64),
     /// `review MOVE [DEPTH [EXACT]]`.

@@ -135,6 +135,7 @@ impl<W: Write> Gtp<W> {
                 supply,
             } => self.setboard(&board, &side, supply),
             ShowBoard => Ok(self.showboard()),
+            Position => Ok(text::position(&self.position(), self.variant())),
             Solve => return self.solve(),
             Hint(n) => return self.hint(n),
             Review { mv, depth, exact } => return self.review(mv, depth, exact),

@@ -165,6 +165,12 @@ pub static COMMANDS: &[CommandSpec] = &[
         |i| args::none(i, Command::ShowBoard)
     ),
     spec!(
+        "position",
+        "",
+        "the position in one line for programs: board, side, status, discs, supplies, legal moves",
+        |i| args::none(i, Command::Position)
+    ),
+    spec!(
         "review",
         "<move> [depth [exact]]",
         "the move's value, the best move and its value, the discs it loses and its class, for the side on move",

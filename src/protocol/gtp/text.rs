@@ -115,6 +115,48 @@ pub fn showboard(pos: &Position, v: Variant) -> String {
     s
 }
 
+/// `position`: the position in one line for programs (the page reads
+/// it), where `showboard` draws it for people: `board <64 of X O -, a1 b1
+/// … h8> side <colour or - when over> status <play, pass or over> discs
+/// <black> <second> [supply <black> <second>] legal <moves as legal answers>`.
+pub fn position(pos: &Position, v: Variant) -> String {
+    let (black, white) = (pos.discs_of(Color::Black), pos.discs_of(Color::White));
+    let board: String = (0..8)
+        .flat_map(|row| (0..8).map(move |col| Square::from_coords(col, row).bit()))
+        .map(|bit| {
+            if black & bit != 0 {
+                'X'
+            } else if white & bit != 0 {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let over = pos.is_game_over();
+    let side = if over { "-" } else { pos.side.name(v) };
+    let status = if over {
+        "over"
+    } else if pos.must_pass() {
+        "pass"
+    } else {
+        "play"
+    };
+    let mut s = format!(
+        "board {board} side {side} status {status} discs {} {}",
+        black.count_ones(),
+        white.count_ones()
+    );
+    if v == Variant::Classic {
+        s += &format!(" supply {} {}", pos.supply[0], pos.supply[1]);
+    }
+    s += " legal";
+    for m in pos.legal_moves() {
+        s += &format!(" {m}");
+    }
+    s
+}
+
 /// `finalscore`: `B+12`, `W+3` or `0`, under the scoring rule.
 pub fn final_score(pos: &Position, empties_to_winner: bool) -> Result<String, String> {
     if !pos.is_game_over() {

@@ -193,7 +193,7 @@ export function loadSetup(text) {
     S.synced = null;
     await ask(`newgame ${S.variant}`);
     const a = await S.engine.command(`setboard ${args}`);
-    const over = a.ok && finished ? (await ask("showboard")).includes("game over") : true;
+    const over = a.ok && finished ? / status over /.test(await ask("position")) : true;
     if (!a.ok || !over) {
       message(t("board.err.position", { error: a.ok ? t("board.err.notOver") : a.text }));
       S.synced = null;

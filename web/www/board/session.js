@@ -3,7 +3,7 @@
 // the engine's move, the book or hints, the graph's values); "Move now".
 
 import { S, sideIsHuman } from "./state.js";
-import { parseShowboard, parseInfo, parseHints } from "../shared/game.js";
+import { parsePosition, parseInfo, parseHints } from "../shared/game.js";
 import { render, renderThinking, renderGraph, note } from "./view.js";
 import { levelSeconds } from "./ops.js";
 import { followAddress } from "./address.js";
@@ -66,7 +66,7 @@ export async function syncTo(node) {
   S.synced = null;
   for (const line of lines) await ask(line);
   S.synced = { root: S.root, path };
-  if (!node.state) node.state = parseShowboard(await ask("showboard"));
+  if (!node.state) node.state = parsePosition(await ask("position"));
   return node.state;
 }
 

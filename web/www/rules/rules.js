@@ -1,13 +1,13 @@
 // The "How to play" page (rules.html): each rule set's rules in the chosen
 // language, with live examples. Every example board is the engine's: the
 // page sends it the example's lines (examples.js) and draws its
-// `showboard` answer, so what a reader sees is what the board page plays.
+// `position` answer, so what a reader sees is what the board page plays.
 //
 // Address: variant=modern|classic (default modern), lang=en|pl|de|es|hi
 // (default: the browser's language, else English).
 
 import { Engine } from "../shared/engine.js";
-import { parseShowboard } from "../shared/game.js";
+import { parsePosition } from "../shared/game.js";
 import { chooseLang, loadLang, langSwitch, currentLang, t, has, colourWords, player as playerWords } from "../shared/i18n.js";
 import { PAGES, linesFor } from "./examples.js";
 import { miniBoard, drawMini, turnedBetween } from "../shared/miniboard.js";
@@ -22,7 +22,7 @@ let engineReady = null;
 let chain = Promise.resolve();
 
 // One example's lines at a time: the Worker holds one game, so a batch
-// (new game, moves, showboard) must not interleave with another's.
+// (new game, moves, position) must not interleave with another's.
 function batch(lines, attempt = null) {
   const run = chain.then(async () => {
     await engineReady;
@@ -32,7 +32,7 @@ function batch(lines, attempt = null) {
     }
     let refused = null;
     if (attempt) refused = !(await engine.command(`play ${attempt}`)).ok;
-    const state = parseShowboard((await engine.command("showboard")).text);
+    const state = parsePosition((await engine.command("position")).text);
     return { state, refused };
   });
   chain = run.catch(() => {});
@@ -70,7 +70,7 @@ function el(tag, props = {}, ...children) {
 }
 
 // The side to move, game over, the disc counts and (classic) the discs in
-// hand, as the engine's `showboard` said them.
+// hand, as the engine's `position` said them.
 function describe(state) {
   const c = colours();
   const status = state.over ? t("st.over") : t(state.mustPass ? "st.mustPass" : "st.toMove", player(state.side));

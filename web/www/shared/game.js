@@ -47,38 +47,23 @@ export class Node {
   }
 }
 
-// The engine's `showboard` answer: the board (X, O, * legal, .), then
-// "<colour> to move", "<colour> to move, must pass" or "game over", then
-// the discs line ("black 2 white 2", "black 1 red 1 supply 31 31").
-export function parseShowboard(text) {
-  const lines = text.split("\n");
-  const rows = lines.slice(1, 9);
-  const board = [];
-  const legal = [];
-  rows.forEach((row, r) => {
-    const cells = row.trim().split(/\s+/).slice(1);
-    cells.forEach((c, f) => {
-      const sq = FILES[f] + (r + 1);
-      if (c === "*") legal.push(sq);
-      board.push(c === "X" ? "X" : c === "O" ? "O" : "-");
-    });
-  });
-  const status = lines[9] || "";
-  const discsLine = lines[10] || "";
-  const over = status.startsWith("game over");
-  const side = over ? null : status.split(" ")[0];
-  const mustPass = status.includes("must pass");
-  const m = discsLine.match(/^black (\d+) (white|red) (\d+)(?: supply (\d+) (\d+))?/);
-  if (board.length !== 64 || !m) throw new Error(`unexpected board drawing: ${text}`);
+// The engine's `position` answer (protocol.md), one line for programs:
+// "board <64 of X O -> side <colour or -> status <play|pass|over> discs
+// <black> <second> [supply <black> <second>] legal <moves>". Classic's
+// answer alone has supplies, and its second colour is red.
+export function parsePosition(text) {
+  const m = text.trim().match(/^board ([XO-]{64}) side (\S+) status (play|pass|over) discs (\d+) (\d+)(?: supply (\d+) (\d+))? legal(.*)$/);
+  if (!m) throw new Error(`unexpected position answer: ${text}`);
+  const over = m[3] === "over";
   return {
-    board: board.join(""),
-    legal,
-    side,
-    mustPass,
+    board: m[1],
+    legal: m[8].trim().split(/\s+/).filter((mv) => /^[a-h][1-8]$/.test(mv)),
+    side: over ? null : m[2],
+    mustPass: m[3] === "pass",
     over,
-    second: m[2],
-    discs: { black: +m[1], second: +m[3] },
-    supply: m[4] !== undefined ? { black: +m[4], second: +m[5] } : null,
+    second: m[6] !== undefined ? "red" : "white",
+    discs: { black: +m[4], second: +m[5] },
+    supply: m[6] !== undefined ? { black: +m[6], second: +m[7] } : null,
   };
 }
 

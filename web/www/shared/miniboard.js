@@ -1,5 +1,5 @@
 // A small board for the "How to play" page: draws a position the engine
-// described (game.js's parseShowboard), with the legal squares dotted, the
+// described (game.js's parsePosition), with the legal squares dotted, the
 // square of the move about to be played ringed, and, after a move, the
 // square played and the discs it turned marked. Squares carry the same
 // data-square / data-disc / data-legal attributes as the board page's, so
@@ -38,7 +38,7 @@ export function miniBoard(label) {
   return { el: wrap, grid, cells };
 }
 
-// `state`: parseShowboard's answer; `second`: "white" or "red";
+// `state`: parsePosition's answer; `second`: "white" or "red";
 // `marks`: {next, last, turned: [squares]}.
 export function drawMini(mini, state, second, marks = {}) {
   state.board.split("").forEach((c, i) => {
