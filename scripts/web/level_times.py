@@ -2,8 +2,8 @@
 """How long the board page's engine takes a move at each level, measured
 in Debian's headless Chromium on the page's own Worker: the mean seconds of
 `reg_genmove` over six positions of a WTHOR 2018 game (40 to 10 empties),
-with each level's time cap as the page sets it (settings.js). Prints one
-line per level; the table in settings.js (LEVEL_ABOUT) is written from it.
+with each level's time cap as the page sets it (board/ops.js). Prints one
+line per level; the table in board/settings.js (LEVEL_ABOUT) is written from it.
 
     MOLLETT_WEB=target/web python3 scripts/web/level_times.py [FIRST LAST]
 """
@@ -23,8 +23,8 @@ GAME = ("f5f6e6f4e3c5c6d6e7f7c3c7g3e8b5a4g5b4f8c4d8d3b3f3d2h3e2g4f2d7c8g6a3b6h6h
 PLIES = (20, 26, 32, 38, 44, 50)
 
 MEASURE = """async ([moves, plies, first, last]) => {
-  const { Engine } = await import('./engine.js');
-  const { levelSeconds } = await import('./settings.js');
+  const { Engine } = await import('./shared/engine.js');
+  const { levelSeconds } = await import('./board/ops.js');
   // One Worker for all the levels, warmed up by a first search (its
   // tables are set up then), as the page's is after its first move.
   window.measuring ||= new Engine(await Engine.load('mollett.wasm'));

@@ -180,7 +180,7 @@ def levels_answer(browser, base):
     labels = page.evaluate("() => [...document.querySelectorAll('#level option')].map(o => o.textContent)")
     stated = [label for label in labels if label.startswith("level ") and " s" in label]
     t.check(len(stated) == 60, "each of the 60 levels states its seconds a move", str(labels[17:19]))
-    cap = page.evaluate("async () => (await import('./board/settings.js')).levelSeconds(18)")
+    cap = page.evaluate("async () => (await import('./board/ops.js')).levelSeconds(18)")
     page.wait_for_selector('#status[data-state="engine-thinking"]', timeout=30000)
     started = time.time()
     page.wait_for_timeout(2500)

@@ -5,16 +5,14 @@ import { S } from "./state.js";
 import { note } from "./view.js";
 import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
-import { levelSeconds, DEFAULTS } from "./ops.js";
-
-export { levelSeconds, DEFAULTS };
+import { levelSeconds } from "./ops.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang"];
 // The mean seconds a move at each level, measured in headless Chromium by
 // scripts/web/level_times.py (six positions of a WTHOR 2018 game, 40 to 10
-// empties, the caps above, a machine of two cores shared with other work);
+// empties, the caps of ops.js, a machine of two cores shared with other work);
 // levels 25-30 as 21-24 and 31-60 as level 40 measured (each solves
 // exactly from more empties than a midgame has, so the cap decides). Book
 // moves are instant.
