@@ -10,9 +10,12 @@ import { loadSetup } from "./records.js";
 
 const $ = (sel) => document.querySelector(sel);
 
+// Plays `sq` for the human to move; answers "illegal" when it is their
+// turn and `sq` is not one of their moves (the view says so).
 export function playHuman(sq) {
   const st = S.node.state;
-  if (!st || st.over || !st.legal.includes(sq) || !sideIsHuman(st.side)) return;
+  if (!st || st.over || !sideIsHuman(st.side)) return;
+  if (!st.legal.includes(sq)) return "illegal";
   if (S.practice && S.node === S.practice.list[S.practice.i].parent) return practiceTry(sq);
   S.node = S.node.child(sq);
   refresh();

@@ -6,7 +6,7 @@ import { S, sideIsHuman, transcript, obf } from "./state.js";
 import { SQUARES } from "./game.js";
 import { reviewTally, isMistake, MARKS } from "./review.js";
 import { goTo, playHuman, editSquare } from "./actions.js";
-import { buildGrid, setFlipped, describe, updateTabStop } from "./boardgrid.js";
+import { buildGrid, setFlipped, describe, updateTabStop, cell } from "./boardgrid.js";
 import { look, formatValue } from "./look.js";
 import { openingOf } from "./openings.js";
 import { t, has, player, colourWords } from "./i18n.js";
@@ -21,10 +21,28 @@ export function note(text) {
 
 export function message(text) {
   $("#message").textContent = text;
+  delete $("#message").dataset.refused;
 }
 
 export function buildBoard() {
-  buildGrid($("#board"), (sq) => (S.editing ? editSquare(sq) : playHuman(sq)));
+  buildGrid($("#board"), (sq) => {
+    if (S.editing) return editSquare(sq);
+    if (playHuman(sq) === "illegal") refused(sq);
+    else if ($("#message").dataset.refused) message("");
+  });
+}
+
+// A click (or Enter) on a square the player cannot play: the message line
+// says so and the square flashes (and shakes, unless motion is reduced).
+function refused(sq) {
+  message(t("board.msg.notLegal", { move: sq }));
+  $("#message").dataset.refused = sq;
+  const el = cell(sq);
+  el.classList.remove("refused");
+  void el.offsetWidth; // restarts the animation on a second click
+  el.classList.add("refused");
+  clearTimeout(el.refusedTimer);
+  el.refusedTimer = setTimeout(() => el.classList.remove("refused"), 700);
 }
 
 export function render() {
@@ -187,15 +205,23 @@ export function renderThinking() {
   el.textContent = `${timer}  ${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${t("board.think.nodes", { n: i.nodes })}${nps})`;
 }
 
+// The move list is one tab stop (a toolbar with a roving tabindex, as the
+// board is): the current ply takes it, the arrow keys move between the
+// plies and branches, Enter or Space goes there. A keyboard user's focus
+// stays on the same button when the list is drawn again.
 export function renderMoves() {
   const list = $("#moves");
   const scrolled = list.scrollTop; // emptying the list would reset it
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  list.setAttribute("role", "toolbar");
+  list.onkeydown = movesKey;
   list.textContent = "";
   const line = S.node.lineNodes().slice(1);
   line.forEach((n, i) => {
     const item = document.createElement("button");
     item.className = "ply" + (n === S.node ? " current" : "");
     item.dataset.ply = i + 1;
+    item.dataset.key = `p${i + 1}`;
     item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
     if (n.review) item.dataset.class = n.review.cls;
     item.addEventListener("click", () => goTo(n));
@@ -210,6 +236,7 @@ export function renderMoves() {
         b.className = "alt";
         b.textContent = o.move;
         b.title = t("board.branch.title");
+        b.dataset.key = `a${i + 1}.${k}`;
         b.addEventListener("click", () => { n.parent.line = o; goTo(o); });
         if (k) alt.append(" ");
         alt.append(b);
@@ -218,6 +245,10 @@ export function renderMoves() {
       list.appendChild(alt);
     }
   });
+  const buttons = [...list.querySelectorAll("button")];
+  const stop = buttons.find((b) => b.dataset.key === focused) || list.querySelector(".ply.current") || buttons[0];
+  for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
+  if (focused && stop) stop.focus({ preventScroll: true });
   list.scrollTop = scrolled;
   // The current ply in sight, within the list's own box (the page itself
   // does not scroll).
@@ -226,6 +257,21 @@ export function renderMoves() {
     const box = list.getBoundingClientRect(), at = cur.getBoundingClientRect();
     if (at.top < box.top || at.bottom > box.bottom) list.scrollTop += at.top - box.top - (box.height - at.height) / 2;
   }
+}
+
+// Arrow keys, Home and End in the move list move the focus among its
+// buttons; they are not passed on to the page's keys (back, forward).
+function movesKey(e) {
+  const buttons = [...e.currentTarget.querySelectorAll("button")];
+  const at = buttons.indexOf(e.target);
+  if (at < 0) return;
+  const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  e.stopPropagation();
+  const next = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
+  for (const b of buttons) b.tabIndex = b === next ? 0 : -1;
+  next.focus();
 }
 
 // The evaluation over the line shown, black's view, clamped to ±32 discs.

@@ -174,6 +174,7 @@ export default {
   "board.passedAnnounce": "{C} hat gepasst.",
   "board.failed": "Die Engine konnte nicht starten: {error}",
   "board.msg.nothing": "Nichts geladen: Füg zuerst eine Notation (f5d6c3…), einen GGF-Datensatz oder eine Stellung ein; die Partie ist unverändert.",
+  "board.msg.notLegal": "{move} ist kein legaler Zug.",
   "board.msg.loaded": {"one": "{n} Zug geladen.", "other": "{n} Züge geladen."},
   "board.msg.saved": "Gespeichert als „{name}“.",
   "board.msg.opened": "„{name}“ geöffnet.",

@@ -179,6 +179,7 @@ export default {
   "board.passedAnnounce": "{C} passed.",
   "board.failed": "The engine could not start: {error}",
   "board.msg.nothing": "Nothing loaded: paste a transcript (f5d6c3…), a GGF record or a position first; the game is as it was.",
+  "board.msg.notLegal": "{move} is not a legal move.",
   "board.msg.loaded": {"one": "Loaded {n} move.", "other": "Loaded {n} moves."},
   "board.msg.saved": "Saved as \"{name}\".",
   "board.msg.opened": "Opened \"{name}\".",

@@ -174,6 +174,7 @@ export default {
   "board.passedAnnounce": "{C} pasaron.",
   "board.failed": "El motor no pudo arrancar: {error}",
   "board.msg.nothing": "No se ha cargado nada: pega primero una notación (f5d6c3…), un registro GGF o una posición; la partida sigue igual.",
+  "board.msg.notLegal": "{move} no es una jugada válida.",
   "board.msg.loaded": {"one": "Cargada {n} jugada.", "other": "Cargadas {n} jugadas."},
   "board.msg.saved": "Guardada como «{name}».",
   "board.msg.opened": "Abierta «{name}».",

@@ -175,6 +175,7 @@ export default {
   "board.passedAnnounce": "{co} ने पास किया।",
   "board.failed": "इंजन शुरू नहीं हो सका: {error}",
   "board.msg.nothing": "कुछ लोड नहीं हुआ: पहले चालों का रिकॉर्ड (f5d6c3…), GGF रिकॉर्ड या कोई स्थिति चिपकाएँ; खेल पहले जैसा है।",
+  "board.msg.notLegal": "{move} वैध चाल नहीं है।",
   "board.msg.loaded": {"one": "{n} चाल लोड हुई।", "other": "{n} चालें लोड हुईं।"},
   "board.msg.saved": "“{name}” नाम से सहेजा गया।",
   "board.msg.opened": "“{name}” खोला गया।",

@@ -179,6 +179,7 @@ export default {
   "board.passedAnnounce": "{C} spasowały.",
   "board.failed": "Nie udało się uruchomić silnika: {error}",
   "board.msg.nothing": "Nic nie wczytano: najpierw wklej zapis partii (f5d6c3…), rekord GGF albo pozycję; partia się nie zmieniła.",
+  "board.msg.notLegal": "{move} nie jest dozwolonym ruchem.",
   "board.msg.loaded": {"one": "Wczytano {n} ruch.", "few": "Wczytano {n} ruchy.", "many": "Wczytano {n} ruchów.", "other": "Wczytano {n} ruchu."},
   "board.msg.saved": "Zapisano jako „{name}”.",
   "board.msg.opened": "Otwarto „{name}”.",

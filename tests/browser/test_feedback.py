@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""What the board page tells a player who slips, and the Hindi font
+(issue 68), in Debian's headless Chromium: a GGF move that is no square
+named by its number, a binary file's bytes shown escaped and cut; the
+move list one tab stop with arrow keys; a click on a square that cannot
+be played said in the player's language, with a flash and a shake only
+where motion is welcome.
+
+    MOLLETT_WEB=target/web python3 tests/browser/test_feedback.py
+"""
+
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from pagecheck import ROOT, Failures, launch, serve  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
+READY = '#status[data-state="human-to-move"]'
+DESKTOP = {"width": 1200, "height": 800}
+START = "---------------------------O*------*O---------------------------"
+
+t = Failures()
+
+
+def open_page(browser, base, query, **ctx_args):
+    ctx = browser.new_context(viewport=DESKTOP, **ctx_args)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(base + query)
+    page.wait_for_selector(READY, timeout=60000)
+    return ctx, page
+
+
+def table(page, lang):
+    return page.evaluate("async (l) => (await import('./i18n/' + l + '.js')).default", lang)
+
+
+def said(page, want, timeout=20000):
+    """Waits for the message line to read `want`; returns what it reads."""
+    try:
+        page.wait_for_function("(w) => document.querySelector('#message').textContent === w", arg=want,
+                               timeout=timeout)
+    except Exception:  # noqa: BLE001  the check below says what it read
+        pass
+    return page.text_content("#message")
+
+
+def load(page, text):
+    page.fill("#paste", text)
+    page.click("#load")
+
+
+def messages(browser, base):
+    """A GGF whose move is no square names it and its number, and loads
+    nothing; a binary file's control bytes are shown escaped, the message
+    short; a long bad move is cut."""
+    ctx, page = open_page(browser, base, "?lang=en")
+    tab = table(page, "en")
+    before = page.text_content("#transcript")
+    for moves, k, text in [("B[zz]", 1, "zz"), ("B[F5]W[zz]", 2, "zz")]:
+        ggf = f"(;GM[Othello]PC[test]PB[a]PW[b]TY[8]BO[8 {START} *]{moves};)"
+        load(page, ggf)
+        want = tab["board.err.ggf"].replace("{error}", tab["board.err.notSquare"].replace("{text}", text)
+                                            .replace("{k}", str(k)))
+        got = said(page, want)
+        t.check(got == want, f"GGF {moves}: the message names move {k}, {text!r}", got)
+        t.check(page.text_content("#transcript") == before, f"GGF {moves}: the game is as it was")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "picture.ggf")
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8)
+        page.click("#new-modern")
+        page.wait_for_selector(READY, timeout=60000)
+        page.evaluate("() => { document.querySelector('#message').textContent = ''; }")
+        page.set_input_files("#open-file", path)
+        page.wait_for_function("() => document.querySelector('#message').textContent !== ''", timeout=20000)
+        got = page.text_content("#message")
+        raw = re.findall(r"[\x00-\x1f\x7f-\x9f]", got)
+        t.check(not raw and "\\x1a" in got and len(got) < 200,
+                "a binary file: its control bytes shown escaped (\\x1a), the message short", repr(got))
+        t.check(page.text_content("#transcript") == "", "a binary file: the game is as it was")
+    load(page, f"(;GM[Othello]BO[8 {START} *]B[{'x' * 500}];)")
+    try:
+        page.wait_for_function("() => document.querySelector('#message').textContent.includes('xxx')", timeout=20000)
+    except Exception:  # noqa: BLE001  the check below says what it read
+        pass
+    got = page.text_content("#message")
+    t.check(len(got) < 200 and "…" in got, "GGF with a 500-character move: the message quotes it cut", len(got))
+    t.check(not page.errors, "messages: no script errors", page.errors[:3])
+    ctx.close()
+
+
+def move_list_keys(browser, base):
+    """The move list is one tab stop: Tab from the button before it lands
+    on the current ply and the next Tab leaves the list; the arrow keys,
+    Home and End move the focus among the plies without moving the game;
+    Enter goes to the ply focused, and the focus stays on it."""
+    ctx, page = open_page(browser, base, "?lang=en&human=both")
+    load(page, "f5d6c3d3c4")
+    page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6c3d3c4'",
+                           timeout=20000)
+    page.wait_for_selector(READY, timeout=60000)
+    focus = "() => { const a = document.activeElement; return {ply: a.dataset.ply || null, id: a.id, " \
+            "inList: !!a.closest('#moves'), current: a.classList.contains('current')}; }"
+    stops = page.eval_on_selector_all("#moves button", "bs => bs.filter((b) => b.tabIndex >= 0).length")
+    t.check(stops == 1, "move list: one tab stop among its five plies", stops)
+    page.focus("#download-ggf")
+    page.keyboard.press("Tab")
+    at = page.evaluate(focus)
+    t.check(at["inList"] and at["current"] and at["ply"] == "5", "move list: Tab lands on the current ply (5)", at)
+    page.keyboard.press("Tab")
+    t.check(not page.evaluate(focus)["inList"], "move list: the next Tab leaves the list", page.evaluate(focus))
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    at = page.evaluate(focus)
+    cur = page.get_attribute("#moves .ply.current", "data-ply")
+    t.check(at["ply"] == "3" and cur == "5", "move list: two ArrowLefts focus ply 3, the game stays at ply 5",
+            (at, cur))
+    page.keyboard.press("Home")
+    t.check(page.evaluate(focus)["ply"] == "1", "move list: Home focuses the first ply", page.evaluate(focus))
+    page.keyboard.press("End")
+    t.check(page.evaluate(focus)["ply"] == "5", "move list: End focuses the last ply", page.evaluate(focus))
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#moves .ply.current')?.dataset.ply === '4'", timeout=20000)
+    page.wait_for_selector(READY, timeout=60000)
+    at = page.evaluate(focus)
+    t.check(at["ply"] == "4" and at["current"], "move list: Enter goes to ply 4 and the focus stays on it", at)
+    stops = page.eval_on_selector_all("#moves button", "bs => bs.filter((b) => b.tabIndex >= 0).map((b) => b.dataset.ply)")
+    t.check(stops == ["4"], "move list: still one tab stop, the current ply", stops)
+    page.keyboard.press("ArrowRight")
+    t.check(page.evaluate(focus)["ply"] == "5", "move list: ArrowRight focuses the next ply", page.evaluate(focus))
+    t.check(not page.errors, "move list: no script errors", page.errors[:3])
+    ctx.close()
+
+
+def refused_square(browser, base):
+    """A click on a square the player cannot play: the message says so in
+    the page's language, the square is ringed and (motion welcome) shakes,
+    nothing is played; a legal move then clears the message. With reduced
+    motion the ring stays and the shake does not run."""
+    for lang, motion in [("en", "no-preference"), ("pl", "reduce")]:
+        ctx, page = open_page(browser, base, f"?lang={lang}&human=both", reduced_motion=motion)
+        tab = table(page, lang)
+        for sq, why in [("a1", "empty"), ("d4", "taken")]:
+            page.click(f'[data-square="{sq}"]')
+            want = tab["board.msg.notLegal"].replace("{move}", sq)
+            got = said(page, want, timeout=5000)
+            t.check(got == want, f"{lang}: a click on {sq} ({why}) is said to be no legal move", got)
+            look = page.eval_on_selector(f'[data-square="{sq}"]', """e => ({refused: e.classList.contains('refused'),
+                animation: getComputedStyle(e).animationName, ring: getComputedStyle(e).boxShadow})""")
+            shakes = look["animation"] == "refuse"
+            t.check(look["refused"] and look["ring"] != "none" and shakes == (motion == "no-preference"),
+                    f"{lang}: {sq} ringed, {'shaking' if motion == 'no-preference' else 'still (reduced motion)'}",
+                    look)
+        t.check(page.text_content("#transcript") == "", f"{lang}: nothing was played")
+        page.click('[data-square="f5"]')
+        page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5'", timeout=20000)
+        t.check(page.text_content("#message") == "", f"{lang}: a legal move clears the message",
+                page.text_content("#message"))
+        page.wait_for_timeout(800)
+        t.check(page.eval_on_selector_all(".square.refused", "es => es.length") == 0,
+                f"{lang}: the ring goes after a moment")
+        t.check(not page.errors, f"{lang}: no script errors", page.errors[:3])
+        ctx.close()
+    # Enter on a square the keyboard is on, when it cannot be played.
+    ctx, page = open_page(browser, base, "?lang=en&human=both")
+    page.click('[data-square="f5"]')
+    page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5'", timeout=20000)
+    page.wait_for_selector(READY, timeout=60000)
+    page.focus('[data-square="f5"]')
+    page.keyboard.press("Enter")
+    want = table(page, "en")["board.msg.notLegal"].replace("{move}", "f5")
+    t.check(said(page, want, timeout=5000) == want, "Enter on a taken square says it is no legal move")
+    ctx.close()
+
+
+def main():
+    if not os.path.isfile(os.path.join(SITE, "index.html")):
+        print(f"FAIL no {SITE}/index.html: run scripts/web/build.sh first")
+        sys.exit(1)
+    base = serve(SITE)
+    only = sys.argv[1:]
+    with sync_playwright() as p:
+        browser = launch(p)
+        for check in [messages, move_list_keys, refused_square]:
+            if only and check.__name__ not in only:
+                continue
+            try:
+                check(browser, base)
+            except Exception as e:  # noqa: BLE001  a check that cannot finish fails, the others run
+                t.check(False, f"{check.__name__} ran to its end", str(e).split("\n")[0])
+                if os.environ.get("DEBUG"):
+                    raise
+        browser.close()
+    t.exit()
+
+
+if __name__ == "__main__":
+    main()
