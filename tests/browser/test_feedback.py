@@ -4,7 +4,9 @@
 named by its number, a binary file's bytes shown escaped and cut; the
 move list one tab stop with arrow keys; a click on a square that cannot
 be played said in the player's language, with a flash and a shake only
-where motion is welcome.
+where motion is welcome; the Hindi pages drawn with the shipped
+Devanagari font (every character of the Hindi table in its range), which
+no other language's page fetches.
 
     MOLLETT_WEB=target/web python3 tests/browser/test_feedback.py
 """
@@ -181,6 +183,70 @@ def refused_square(browser, base):
     ctx.close()
 
 
+def ranges_of(css_range):
+    out = []
+    for part in css_range.split(","):
+        m = re.fullmatch(r"\s*U\+([0-9A-Fa-f]+)(?:-([0-9A-Fa-f]+))?\s*", part)
+        lo = int(m[1], 16)
+        out.append((lo, int(m[2], 16) if m[2] else lo))
+    return out
+
+
+def fonts_of(page, selector):
+    """The fonts Chromium drew `selector`'s text with (DevTools'
+    platform fonts): [(family, custom, glyphs)]."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    cdp.detach()
+    return [(f["familyName"], f["isCustomFont"], f["glyphCount"]) for f in fonts]
+
+
+def hindi_font(browser, base):
+    """lang=hi: the page fetches the Devanagari font, its face is loaded,
+    and Hindi text is drawn with it; each character of the Hindi table
+    that the face is for is in its unicode-range. lang=en (board and
+    rules page): no font file is fetched."""
+    for query, pick in [("?lang=hi", "#new-modern"), ("rules.html?lang=hi", "h1"),
+                        ("?lang=en", "#new-modern"), ("rules.html?lang=en", "h1")]:
+        hindi = "lang=hi" in query
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        fetched = []
+        page.on("request", lambda r: fetched.append(r.url) if r.url.endswith(".woff2") else None)
+        page.goto(base + query)
+        page.wait_for_selector(READY if not query.startswith("rules") else 'body[data-state="ready"]', timeout=60000)
+        page.evaluate("document.fonts.ready.then(() => true)")
+        faces = page.evaluate("""() => [...document.fonts].map((f) => ({family: f.family, status: f.status,
+            weight: f.weight, range: f.unicodeRange}))""")
+        ours = [f for f in faces if "Mollett Devanagari" in f["family"]]
+        what = f"{query}"
+        t.check(len(ours) == 2, f"{what}: the page declares the Devanagari faces", faces)
+        if hindi:
+            t.check(any(f["status"] == "loaded" and f["weight"] == "400" for f in ours)
+                    and page.evaluate("document.fonts.check('16px \"Mollett Devanagari\"', 'खेल')"),
+                    f"{what}: the Devanagari face is loaded", ours)
+            t.check(any("Devanagari" in u for u in fetched), f"{what}: the font file is fetched", fetched)
+            drawn = fonts_of(page, pick)
+            t.check(any(custom and "Devanagari" in fam and n > 0 for fam, custom, n in drawn),
+                    f"{what}: {pick}'s Hindi text is drawn with the shipped font", drawn)
+            if ours:
+                covered = ranges_of(ours[0]["range"])
+                # A count's value is an object of plural forms.
+                text = "".join(v if isinstance(v, str) else "".join(v.values()) for v in table(page, "hi").values())
+                missing = sorted({c for c in text if 0x900 <= ord(c) <= 0x97F
+                                  and not any(lo <= ord(c) <= hi for lo, hi in covered)})
+                t.check(not missing, f"{what}: every Devanagari character of the Hindi table is in the font "
+                        "(else run scripts/web/devanagari-font.py)", missing)
+        else:
+            t.check(not fetched and all(f["status"] == "unloaded" for f in ours),
+                    f"{what}: no font file is fetched", (fetched, ours))
+        ctx.close()
+
+
 def main():
     if not os.path.isfile(os.path.join(SITE, "index.html")):
         print(f"FAIL no {SITE}/index.html: run scripts/web/build.sh first")
@@ -189,7 +255,7 @@ def main():
     only = sys.argv[1:]
     with sync_playwright() as p:
         browser = launch(p)
-        for check in [messages, move_list_keys, refused_square]:
+        for check in [messages, move_list_keys, refused_square, hindi_font]:
             if only and check.__name__ not in only:
                 continue
             try:
