@@ -138,6 +138,28 @@ def move_list_keys(browser, base):
     t.check(stops == ["4"], "move list: still one tab stop, the current ply", stops)
     page.keyboard.press("ArrowRight")
     t.check(page.evaluate(focus)["ply"] == "5", "move list: ArrowRight focuses the next ply", page.evaluate(focus))
+    # A branch: another move at ply 5 leaves c4 as an alternative beside
+    # it; the arrow keys reach it and Enter plays into it, the focus on
+    # the current ply.
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#moves .ply.current')?.dataset.ply === '4'", timeout=20000)
+    page.wait_for_selector(READY, timeout=60000)
+    other = next(sq for sq in page.eval_on_selector_all("[data-legal]", "es => es.map((e) => e.dataset.square)")
+                 if sq != "c4")
+    page.click(f'[data-square="{other}"]')
+    page.wait_for_function("(m) => document.querySelector('#transcript').textContent === 'f5d6c3d3' + m", arg=other,
+                           timeout=20000)
+    page.wait_for_selector(READY, timeout=60000)
+    page.focus("#download-ggf")
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
+    alt = page.evaluate("() => document.activeElement.classList.contains('alt') && document.activeElement.textContent")
+    t.check(alt == "c4", f"move list: after {other}, ArrowRight reaches the branch c4", alt)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6c3d3c4'", timeout=20000)
+    at = page.evaluate(focus)
+    t.check(at["current"] and at["ply"] == "5", "move list: Enter on the branch plays it, the focus on its ply", at)
     t.check(not page.errors, "move list: no script errors", page.errors[:3])
     ctx.close()
 

@@ -208,7 +208,9 @@ export function renderThinking() {
 // The move list is one tab stop (a toolbar with a roving tabindex, as the
 // board is): the current ply takes it, the arrow keys move between the
 // plies and branches, Enter or Space goes there. A keyboard user's focus
-// stays on the same button when the list is drawn again.
+// stays on the same button when the list is drawn again, or goes to the
+// current ply after a ply or branch was chosen.
+let toCurrent = false;
 export function renderMoves() {
   const list = $("#moves");
   const scrolled = list.scrollTop; // emptying the list would reset it
@@ -224,7 +226,7 @@ export function renderMoves() {
     item.dataset.key = `p${i + 1}`;
     item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
     if (n.review) item.dataset.class = n.review.cls;
-    item.addEventListener("click", () => goTo(n));
+    item.addEventListener("click", () => { toCurrent = true; goTo(n); });
     list.appendChild(item);
     const others = n.parent.children.filter((c) => c !== n);
     if (others.length) {
@@ -237,7 +239,7 @@ export function renderMoves() {
         b.textContent = o.move;
         b.title = t("board.branch.title");
         b.dataset.key = `a${i + 1}.${k}`;
-        b.addEventListener("click", () => { n.parent.line = o; goTo(o); });
+        b.addEventListener("click", () => { toCurrent = true; n.parent.line = o; goTo(o); });
         if (k) alt.append(" ");
         alt.append(b);
       });
@@ -246,7 +248,9 @@ export function renderMoves() {
     }
   });
   const buttons = [...list.querySelectorAll("button")];
-  const stop = buttons.find((b) => b.dataset.key === focused) || list.querySelector(".ply.current") || buttons[0];
+  const current = list.querySelector(".ply.current");
+  const stop = (!toCurrent && buttons.find((b) => b.dataset.key === focused)) || current || buttons[0];
+  toCurrent = false;
   for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
   if (focused && stop) stop.focus({ preventScroll: true });
   list.scrollTop = scrolled;
