@@ -2,7 +2,7 @@
 """What the board page tells a player who slips, and the Hindi font
 (issue 68), in Debian's headless Chromium: a GGF move that is no square
 named by its number, a binary file's bytes shown escaped and cut; the
-move list one tab stop with arrow keys; a click on a square that cannot
+move list's plies one tab stop, the arrow keys stepping through them; a click on a square that cannot
 be played said in the player's language, with a flash and a shake only
 where motion is welcome; the Hindi pages drawn with the shipped
 Devanagari font (every character of the Hindi table in its range), which
@@ -98,17 +98,25 @@ def messages(browser, base):
 
 
 def move_list_keys(browser, base):
-    """The move list is one tab stop: Tab from the button before it lands
-    on the current ply and the next Tab leaves the list; the arrow keys,
-    Home and End move the focus among the plies without moving the game;
-    Enter goes to the ply focused, and the focus stays on it."""
+    """The move list's plies are one tab stop: Tab from the button before
+    it lands on the current ply and the next Tab leaves the list; the
+    arrow keys, Home and End step through the game there, the focus
+    following the current ply; a branch beside a ply is reached with Tab
+    and Enter plays into it, the focus on its ply."""
     ctx, page = open_page(browser, base, "?lang=en&human=both")
     load(page, "f5d6c3d3c4")
     page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6c3d3c4'",
                            timeout=20000)
     page.wait_for_selector(READY, timeout=60000)
     focus = "() => { const a = document.activeElement; return {ply: a.dataset.ply || null, id: a.id, " \
-            "inList: !!a.closest('#moves'), current: a.classList.contains('current')}; }"
+            "inList: !!a.closest('#moves'), current: a.classList.contains('current'), text: a.textContent}; }"
+
+    def at_ply(k):
+        page.wait_for_function("(k) => document.querySelector('#moves .ply.current')?.dataset.ply === k "
+                               "|| (k === null && !document.querySelector('#moves .ply.current'))", arg=k,
+                               timeout=20000)
+        return page.evaluate(focus)
+
     stops = page.eval_on_selector_all("#moves button", "bs => bs.filter((b) => b.tabIndex >= 0).length")
     t.check(stops == 1, "move list: one tab stop among its five plies", stops)
     page.focus("#download-ggf")
@@ -120,30 +128,21 @@ def move_list_keys(browser, base):
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
-    at = page.evaluate(focus)
-    cur = page.get_attribute("#moves .ply.current", "data-ply")
-    t.check(at["ply"] == "3" and cur == "5", "move list: two ArrowLefts focus ply 3, the game stays at ply 5",
-            (at, cur))
+    at = at_ply("3")
+    t.check(at["ply"] == "3" and at["current"] and page.text_content("#transcript") == "f5d6c3",
+            "move list: two ArrowLefts go back to ply 3, the focus on it", at)
     page.keyboard.press("Home")
-    t.check(page.evaluate(focus)["ply"] == "1", "move list: Home focuses the first ply", page.evaluate(focus))
+    at = at_ply(None)
+    t.check(at["ply"] == "1" and page.text_content("#transcript") == "",
+            "move list: Home goes to the start, the focus on the first ply", at)
     page.keyboard.press("End")
-    t.check(page.evaluate(focus)["ply"] == "5", "move list: End focuses the last ply", page.evaluate(focus))
+    at = at_ply("5")
+    t.check(at["ply"] == "5" and at["current"], "move list: End goes to the last ply, the focus on it", at)
     page.keyboard.press("ArrowLeft")
-    page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('#moves .ply.current')?.dataset.ply === '4'", timeout=20000)
-    page.wait_for_selector(READY, timeout=60000)
-    at = page.evaluate(focus)
-    t.check(at["ply"] == "4" and at["current"], "move list: Enter goes to ply 4 and the focus stays on it", at)
+    at = at_ply("4")
     stops = page.eval_on_selector_all("#moves button", "bs => bs.filter((b) => b.tabIndex >= 0).map((b) => b.dataset.ply)")
-    t.check(stops == ["4"], "move list: still one tab stop, the current ply", stops)
-    page.keyboard.press("ArrowRight")
-    t.check(page.evaluate(focus)["ply"] == "5", "move list: ArrowRight focuses the next ply", page.evaluate(focus))
-    # A branch: another move at ply 5 leaves c4 as an alternative beside
-    # it; the arrow keys reach it and Enter plays into it, the focus on
-    # the current ply.
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('#moves .ply.current')?.dataset.ply === '4'", timeout=20000)
+    t.check(at["ply"] == "4" and stops == ["4"], "move list: still one tab stop, the current ply", (at, stops))
+    # A branch: another move at ply 5 leaves c4 beside it.
     page.wait_for_selector(READY, timeout=60000)
     other = next(sq for sq in page.eval_on_selector_all("[data-legal]", "es => es.map((e) => e.dataset.square)")
                  if sq != "c4")
@@ -153,13 +152,14 @@ def move_list_keys(browser, base):
     page.wait_for_selector(READY, timeout=60000)
     page.focus("#download-ggf")
     page.keyboard.press("Tab")
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
     alt = page.evaluate("() => document.activeElement.classList.contains('alt') && document.activeElement.textContent")
-    t.check(alt == "c4", f"move list: after {other}, ArrowRight reaches the branch c4", alt)
+    t.check(alt == "c4", f"move list: after {other}, Tab from the current ply reaches the branch c4", alt)
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6c3d3c4'", timeout=20000)
     at = page.evaluate(focus)
-    t.check(at["current"] and at["ply"] == "5", "move list: Enter on the branch plays it, the focus on its ply", at)
+    t.check(at["current"] and at["ply"] == "5" and "c4" in at["text"],
+            "move list: Enter on the branch plays it, the focus on its ply", at)
     t.check(not page.errors, "move list: no script errors", page.errors[:3])
     ctx.close()
 

@@ -205,28 +205,29 @@ export function renderThinking() {
   el.textContent = `${timer}  ${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${t("board.think.nodes", { n: i.nodes })}${nps})`;
 }
 
-// The move list is one tab stop (a toolbar with a roving tabindex, as the
-// board is): the current ply takes it, the arrow keys move between the
-// plies and branches, Enter or Space goes there. A keyboard user's focus
-// stays on the same button when the list is drawn again, or goes to the
-// current ply after a ply or branch was chosen.
-let toCurrent = false;
+// The move list's plies are one tab stop (a roving tabindex, as on the
+// board): the current ply, else the first, has tabindex 0. The page's
+// keys (arrows, Home, End) step through the game there as anywhere, and
+// a focus on a ply follows the current ply when the list is drawn again;
+// a branch offered beside a ply is a tab stop of its own.
+let branchChosen = false;
 export function renderMoves() {
   const list = $("#moves");
   const scrolled = list.scrollTop; // emptying the list would reset it
-  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-  list.setAttribute("role", "toolbar");
-  list.onkeydown = movesKey;
+  const had = list.contains(document.activeElement) ? document.activeElement : null;
+  const onBranch = had && had.classList.contains("alt") && !branchChosen ? had.dataset.key : null;
+  branchChosen = false;
   list.textContent = "";
   const line = S.node.lineNodes().slice(1);
   line.forEach((n, i) => {
     const item = document.createElement("button");
     item.className = "ply" + (n === S.node ? " current" : "");
     item.dataset.ply = i + 1;
-    item.dataset.key = `p${i + 1}`;
+    item.tabIndex = -1;
+    if (n === S.node) item.setAttribute("aria-current", "step");
     item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
     if (n.review) item.dataset.class = n.review.cls;
-    item.addEventListener("click", () => { toCurrent = true; goTo(n); });
+    item.addEventListener("click", () => goTo(n));
     list.appendChild(item);
     const others = n.parent.children.filter((c) => c !== n);
     if (others.length) {
@@ -238,8 +239,8 @@ export function renderMoves() {
         b.className = "alt";
         b.textContent = o.move;
         b.title = t("board.branch.title");
-        b.dataset.key = `a${i + 1}.${k}`;
-        b.addEventListener("click", () => { toCurrent = true; n.parent.line = o; goTo(o); });
+        b.dataset.key = `${i + 1}.${k}`;
+        b.addEventListener("click", () => { branchChosen = true; n.parent.line = o; goTo(o); });
         if (k) alt.append(" ");
         alt.append(b);
       });
@@ -247,12 +248,9 @@ export function renderMoves() {
       list.appendChild(alt);
     }
   });
-  const buttons = [...list.querySelectorAll("button")];
-  const current = list.querySelector(".ply.current");
-  const stop = (!toCurrent && buttons.find((b) => b.dataset.key === focused)) || current || buttons[0];
-  toCurrent = false;
-  for (const b of buttons) b.tabIndex = b === stop ? 0 : -1;
-  if (focused && stop) stop.focus({ preventScroll: true });
+  const stop = list.querySelector(".ply.current") || list.querySelector(".ply");
+  if (stop) stop.tabIndex = 0;
+  if (had) ((onBranch && list.querySelector(`.alt[data-key="${onBranch}"]`)) || stop)?.focus({ preventScroll: true });
   list.scrollTop = scrolled;
   // The current ply in sight, within the list's own box (the page itself
   // does not scroll).
@@ -261,21 +259,6 @@ export function renderMoves() {
     const box = list.getBoundingClientRect(), at = cur.getBoundingClientRect();
     if (at.top < box.top || at.bottom > box.bottom) list.scrollTop += at.top - box.top - (box.height - at.height) / 2;
   }
-}
-
-// Arrow keys, Home and End in the move list move the focus among its
-// buttons; they are not passed on to the page's keys (back, forward).
-function movesKey(e) {
-  const buttons = [...e.currentTarget.querySelectorAll("button")];
-  const at = buttons.indexOf(e.target);
-  if (at < 0) return;
-  const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 }[e.key];
-  if (to === undefined) return;
-  e.preventDefault();
-  e.stopPropagation();
-  const next = buttons[Math.max(0, Math.min(buttons.length - 1, to))];
-  for (const b of buttons) b.tabIndex = b === next ? 0 : -1;
-  next.focus();
 }
 
 // The evaluation over the line shown, black's view, clamped to ±32 discs.

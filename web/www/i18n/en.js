@@ -5,7 +5,8 @@
 // {Sn} the second colour (white in modern, red in classic): the player's
 // name starting a sentence, inside one, after "of" (genitive, oblique),
 // "black discs", and a short label (colour.*.W/w/o/d/n). A status line
-// gets the player to move as {C} {c} {co}.
+// gets the player to move as {C} {c} {co}; a rules section's text with an
+// example gets {n}, the moves played to reach the example's board.
 export default {
   "colour.black.W": "Black",
   "colour.black.w": "black",
