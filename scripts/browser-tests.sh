@@ -13,8 +13,9 @@ if [ ! -x /usr/bin/chromium ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
         || fail "cannot install Debian's chromium"
 fi
-# The Hindi "How to play" page needs a Devanagari font to be drawn (and
-# its screenshots looked at); without one Chromium draws empty boxes.
+# The Hindi pages bring their own Devanagari font (web/www/shared/fonts);
+# the other languages' pages draw the switch's "हिन्दी" with a system one,
+# without which their screenshots show empty boxes there.
 if ! fc-list :lang=hi 2>/dev/null | grep -q .; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-lohit-deva; } >/dev/null 2>&1 \
         || echo "browser tests: no Devanagari font (apt-get install fonts-lohit-deva); Hindi screenshots show boxes" >&2

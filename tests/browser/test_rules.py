@@ -90,7 +90,7 @@ def claims(variant, ex_id, native, lines_before, lines_after, turned):
                 (turned, discs1.get("b4")))
     elif ex_id == "pass":
         t.check(st0 == "black to move, must pass",
-                f"{variant} pass: black has no move after eight moves", st0)
+                f"{variant} pass: black has no move", st0)
         t.check(st1 == "black to move", f"{variant} pass: after the pass and c1 black moves again", st1)
     elif ex_id == "supply":
         t.check(st0 == "black to move, must pass" and sup0 == (0, 1),
@@ -146,6 +146,30 @@ def walk_example(page, native, variant, second, ex):
     claims(variant, ex["id"], native, ex["lines"][0], ex["lines"][-1], view["turned"])
     page.click(f"{fig} .ex-again")
     page.wait_for_selector(f'{fig}[data-step="0"][data-state="ready"]', timeout=20000)
+
+
+def faq_and_counts(page, variant, lang):
+    """Issue 68: the FAQ's seventh question (is it Othello?) is shown and
+    says what the rule texts say (Waterman's and Mollett's Reversi, Othello
+    of 1973, the 32-disc supply); the pass example's text counts the moves played
+    to reach its board (the discs on it, less Othello's four at the start
+    in modern) and names no other number."""
+    what = f"{variant} {lang}"
+    faq = page.eval_on_selector_all("dl.faq dt", "ds => ds.map((d) => [d.textContent, d.nextElementSibling.textContent])")
+    t.check(len(faq) == 7, f"{what}: the FAQ has its seven questions", [q for q, _ in faq])
+    if len(faq) == 7:
+        answer = faq[6][1]
+        t.check(all(n in answer for n in ("Waterman", "Mollett", "1973", "32", "Othello")),
+                f"{what}: the Othello answer names Waterman's and Mollett's Reversi, 1973's Othello, the 32 discs",
+                answer[:120])
+    view = next(v for v in page_examples(page) if v["id"] == "pass")
+    played = len(view["discs"]) - (4 if variant == "modern" else 0)
+    text = " ".join(page.eval_on_selector_all("section#pass > p", "ps => ps.map((p) => p.textContent)"))
+    said = {int(n) for n in re.findall(r"(?<![a-h\d])\d+(?!\d)", text)}
+    t.check(said == {played}, f"{what}: the pass example's text says the {played} moves on its board", said)
+    # Issue 68's translation slips, gone.
+    slip = {"pl": "oznaczają litery", "de": "der 59. Zug", "es": "Sale la disposición"}.get(lang)
+    t.check(not slip or slip not in page.text_content("main"), f"{what}: no \"{slip}\" on the page")
 
 
 def text_problems(page):
@@ -320,6 +344,7 @@ def main():
                 shot = os.path.join(SHOTS, f"rules-{variant}-{lang}-phone.png")
                 page.screenshot(path=shot, full_page=True)
                 t.check(png_colours(open(shot, "rb").read()) > 8, f"{what}: screenshot is not blank")
+                faq_and_counts(page, variant, lang)
                 if lang == "en":
                     walk_examples(page, native, variant)
                 else:

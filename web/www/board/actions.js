@@ -6,7 +6,7 @@
 
 import { S } from "./state.js";
 import { parseTranscript } from "../shared/game.js";
-import { playable, jump, lastOf, undoTarget, redoTarget, freshGame, editFrom, cycleSquare, walk } from "./ops.js";
+import { playable, refusedSquare, jump, lastOf, undoTarget, redoTarget, freshGame, editFrom, cycleSquare, walk } from "./ops.js";
 import { refresh, obsolete } from "./session.js";
 import { gameOfAddress } from "./address.js";
 import { practiceTry } from "./review.js";
@@ -16,7 +16,10 @@ import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
 
+// Plays `sq` for the human to move; answers "illegal" when it is their
+// turn and `sq` is not one of their moves (the view says so).
 export function playHuman(sq) {
+  if (refusedSquare(sq)) return "illegal";
   if (!playable(sq)) return;
   if (S.practice && S.node === S.practice.list[S.practice.i].parent) return practiceTry(sq);
   S.node = S.node.child(sq);

@@ -25,6 +25,12 @@ export function playable(sq) {
   return !!st && !st.over && st.legal.includes(sq) && sideIsHuman(st.side);
 }
 
+// `sq` is refused: it is the player's turn and `sq` is not one of their moves.
+export function refusedSquare(sq) {
+  const st = S.node.state;
+  return !!st && !st.over && sideIsHuman(st.side) && !st.legal.includes(sq);
+}
+
 // The position shown becomes `node`; false when it already was.
 export function jump(node) {
   if (!node || node === S.node) return false;

@@ -5,7 +5,7 @@
 import { S, sideIsHuman, transcript, obf } from "./state.js";
 import { SQUARES } from "../shared/game.js";
 import { reviewTally, isMistake, MARKS } from "./ops.js";
-import { buildGrid, setFlipped, describe, updateTabStop } from "../shared/boardgrid.js";
+import { buildGrid, setFlipped, describe, updateTabStop, cell } from "../shared/boardgrid.js";
 import { look, formatValue } from "../shared/look.js";
 import { openingOf } from "../shared/openings.js";
 import { t, has, player, colourWords } from "../shared/i18n.js";
@@ -20,6 +20,7 @@ export function note(text) {
 
 export function message(text) {
   $("#message").textContent = text;
+  delete $("#message").dataset.refused;
 }
 
 // What clicks on the board and the move list do: {square(sq), goTo(node)}.
@@ -27,7 +28,23 @@ let on = { square() {}, goTo() {} };
 
 export function buildBoard(handlers) {
   on = handlers;
-  buildGrid($("#board"), (sq) => on.square(sq));
+  buildGrid($("#board"), (sq) => {
+    if (on.square(sq) === "illegal") refused(sq);
+    else if ($("#message").dataset.refused) message("");
+  });
+}
+
+// A click (or Enter) on a square the player cannot play: the message line
+// says so and the square flashes (and shakes, unless motion is reduced).
+function refused(sq) {
+  message(t("board.msg.notLegal", { move: sq }));
+  $("#message").dataset.refused = sq;
+  const el = cell(sq);
+  el.classList.remove("refused");
+  void el.offsetWidth; // restarts the animation on a second click
+  el.classList.add("refused");
+  clearTimeout(el.refusedTimer);
+  el.refusedTimer = setTimeout(() => el.classList.remove("refused"), 700);
 }
 
 export function render() {
@@ -190,15 +207,26 @@ export function renderThinking() {
   el.textContent = `${timer}  ${what}  ${formatValue(i.score)}  ${i.pv.join(" ")}  (${t("board.think.nodes", { n: i.nodes })}${nps})`;
 }
 
+// The move list's plies are one tab stop (a roving tabindex, as on the
+// board): the current ply, else the first, has tabindex 0. The page's
+// keys (arrows, Home, End) step through the game there as anywhere, and
+// a focus on a ply follows the current ply when the list is drawn again;
+// a branch offered beside a ply is a tab stop of its own.
+let branchChosen = false;
 export function renderMoves() {
   const list = $("#moves");
   const scrolled = list.scrollTop; // emptying the list would reset it
+  const had = list.contains(document.activeElement) ? document.activeElement : null;
+  const onBranch = had && had.classList.contains("alt") && !branchChosen ? had.dataset.key : null;
+  branchChosen = false;
   list.textContent = "";
   const line = S.node.lineNodes().slice(1);
   line.forEach((n, i) => {
     const item = document.createElement("button");
     item.className = "ply" + (n === S.node ? " current" : "");
     item.dataset.ply = i + 1;
+    item.tabIndex = -1;
+    if (n === S.node) item.setAttribute("aria-current", "step");
     item.textContent = `${i % 2 === 0 ? `${i / 2 + 1}. ` : ""}${n.move}${n.review ? MARKS[n.review.cls] || "" : ""}`;
     if (n.review) item.dataset.class = n.review.cls;
     item.addEventListener("click", () => on.goTo(n));
@@ -213,7 +241,8 @@ export function renderMoves() {
         b.className = "alt";
         b.textContent = o.move;
         b.title = t("board.branch.title");
-        b.addEventListener("click", () => { n.parent.line = o; on.goTo(o); });
+        b.dataset.key = `${i + 1}.${k}`;
+        b.addEventListener("click", () => { branchChosen = true; n.parent.line = o; on.goTo(o); });
         if (k) alt.append(" ");
         alt.append(b);
       });
@@ -221,6 +250,9 @@ export function renderMoves() {
       list.appendChild(alt);
     }
   });
+  const stop = list.querySelector(".ply.current") || list.querySelector(".ply");
+  if (stop) stop.tabIndex = 0;
+  if (had) ((onBranch && list.querySelector(`.alt[data-key="${onBranch}"]`)) || stop)?.focus({ preventScroll: true });
   list.scrollTop = scrolled;
   // The current ply in sight, within the list's own box (the page itself
   // does not scroll).

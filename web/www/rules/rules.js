@@ -188,12 +188,15 @@ function render() {
     sec.append(el("h2", { textContent: tv(`rules.${section}.h`) }));
     if (section === "faq") {
       const dl = el("dl", { className: "faq" });
-      for (let i = 1; has(`rules.faq.q${i}`); i++) {
+      // A question may be one rule set's own (q7.modern, q7.classic).
+      for (let i = 1; has(`rules.faq.q${i}`) || has(`rules.faq.q${i}.${variant}`); i++) {
         dl.append(el("dt", { textContent: tv(`rules.faq.q${i}`) }), el("dd", { textContent: tv(`rules.faq.a${i}`) }));
       }
       sec.append(dl);
     } else {
-      sec.append(...prose(tv(`rules.${section}.body`)));
+      // {n}: the moves played to reach the example's board, so the text
+      // cannot miscount them (classic adds its four placements).
+      sec.append(...prose(tv(`rules.${section}.body`, ex ? { n: ex.moves.length } : {})));
       if (ex) {
         const e = example(ex, tv(`rules.${section}.h`));
         sec.append(e.fig);

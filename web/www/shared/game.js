@@ -80,12 +80,25 @@ export function parseTranscript(text) {
     if (rest.startsWith("pa", at)) { at += 2; continue; }
     const sq = rest.slice(at, at + 2);
     if (!/^[a-h][1-8]$/.test(sq)) {
-      return { error: t("board.err.notSquare", { text: rest.slice(at, at + 6), k: moves.length + 1 }) };
+      return { error: t("board.err.notSquare", { text: quoted(rest.slice(at, at + 6)), k: moves.length + 1 }) };
     }
     moves.push(sq);
     at += 2;
   }
   return { moves };
+}
+
+// Text from a file or the Load box quoted in a message: control and
+// direction characters written as \xNN or \u{NNNN} (a binary file's bytes
+// would reach the page raw), and cut after `max` characters.
+export function quoted(text, max = 16) {
+  const chars = [...String(text)];
+  const shown = chars.slice(0, max).map((c) => {
+    if (!/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(c)) return c;
+    const code = c.codePointAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+  });
+  return shown.join("") + (chars.length > max ? "…" : "");
 }
 
 // An OBF or setboard string: "setboard <64> <X|O> [<b> <r>]", "<64> <X|O>",
@@ -146,8 +159,13 @@ export function parseGgf(text) {
     return { error: t("board.err.ggfStart") };
   }
   const moves = [];
-  for (const m of game.matchAll(/(?<=[\];])([BW])\[([A-Za-z][1-8]|PA|pa|PASS|pass)(?:\/([^/\]]*))?[^\]]*\]/g)) {
-    const mv = m[2].toLowerCase();
+  // Every B[...] and W[...] tag is a move: one that names no square is
+  // refused by its number, not skipped.
+  for (const m of game.matchAll(/(?<=[\];])([BW])\[([^\]\/]*)(?:\/([^/\]]*))?[^\]]*\]/g)) {
+    const mv = m[2].trim().toLowerCase();
+    if (!/^([a-h][1-8]|pa|pass)$/.test(mv)) {
+      return { error: t("board.err.notSquare", { text: quoted(m[2].trim()), k: moves.length + 1 }) };
+    }
     const value = m[3] !== undefined && m[3].trim() !== "" && isFinite(+m[3]) ? +m[3] : null;
     moves.push({ side: m[1] === "B" ? "black" : "white", move: mv.startsWith("pa") ? "pass" : mv, value });
   }

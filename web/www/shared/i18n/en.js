@@ -5,7 +5,8 @@
 // {Sn} the second colour (white in modern, red in classic): the player's
 // name starting a sentence, inside one, after "of" (genitive, oblique),
 // "black discs", and a short label (colour.*.W/w/o/d/n). A status line
-// gets the player to move as {C} {c} {co}.
+// gets the player to move as {C} {c} {co}; a rules section's text with an
+// example gets {n}, the moves played to reach the example's board.
 export default {
   "colour.black.W": "Black",
   "colour.black.w": "black",
@@ -53,7 +54,7 @@ export default {
   "rules.several.body": "A move turns every closed line at once: along its row, its column and both diagonals. Check each of the eight directions on its own.\nHere black plays c3. Seven directions end in a black disc, so all their {sd} are turned. The eighth, down and to the left, holds {s} on b4 and then the empty a5. It is open, so b4 stays {s}.",
 
   "rules.pass.h": "When you must pass",
-  "rules.pass.body": "If you have no legal square, you must pass, and your opponent moves again. If your opponent cannot move either, the game is over. You may not pass while you have a legal square.\nHere, after eight moves, black has no dot: no square encloses anything. Black passes, {s} plays c1, and black can move again.",
+  "rules.pass.body": "If you have no legal square, you must pass, and your opponent moves again. If your opponent cannot move either, the game is over. You may not pass while you have a legal square.\nHere, after {n} moves, black has no dot: no square encloses anything. Black passes, {s} plays c1, and black can move again.",
 
   "rules.supply.h": "Running out of discs",
   "rules.supply.body": "Each player has 32 discs. Every move takes one disc from the player's hand; turning discs does not change anyone's hand. Without passes both players use exactly 32 and the board fills up. After a pass, one player can run out first.\nA player with no disc in hand cannot move, even where a line could be closed: they pass, and the opponent makes the remaining moves while they can.\nHere black's hand is empty. Black could close a line at g6 but has nothing to place, so black passes. Red plays g6 with its last disc, and the game is over.",
@@ -81,8 +82,8 @@ export default {
   "rules.faq.a6": "No. You pass only when no square is legal for you. While there is a dot on the board, you must play one of those squares.",
   "rules.faq.q7.modern": "Is Reversi the same game as Othello?",
   "rules.faq.q7.classic": "Is classic Reversi the same game as Othello?",
-  "rules.faq.a7.modern": "The modern game on this page plays Othello's rules: the four centre discs set crosswise, black first. Classic Reversi from the 1880s differs in two rules; see the classic page.",
-  "rules.faq.a7.classic": "No. Othello (1973) always starts from the same four crossed discs and has no limit on discs. Classic Reversi lets the players place the first four discs freely and gives each player only 32. Everything else is the same.",
+  "rules.faq.a7.modern": "No, though the two are often taken for one game with two names. Reversi was invented in England in the 1880s by Lewis Waterman and John W. Mollett; Othello came out in 1973. The modern rules on this page are Othello's: four centre discs set crosswise and no limit on discs. Classic Reversi differs most in two rules: the first four discs go freely on the centre squares, and each player has only 32 discs, so a player who has used them all can no longer move (see the classic page). Many games sold as Reversi today play Othello's rules, but Reversi and Othello are different games, with different histories and rules: Othello is not just another name for Reversi.",
+  "rules.faq.a7.classic": "No. Classic Reversi was invented in England in the 1880s by Lewis Waterman and John W. Mollett; Othello came out in 1973, when Reversi was almost forgotten. The biggest differences are the free choice of the first four moves (Othello always starts from the same four crossed discs) and the 32-disc supply: a player who has used all 32 discs can no longer move (Othello has no limit). After the first four moves, a move is played the same way in both. Because many games sold as Reversi today follow Othello's rules, the two are often taken for one game with two names, but they are different games, with different histories and rules.",
 
   "ex.play": "Play {move}",
   "ex.pass": "Pass",
@@ -179,6 +180,7 @@ export default {
   "board.passedAnnounce": "{C} passed.",
   "board.failed": "The engine could not start: {error}",
   "board.msg.nothing": "Nothing loaded: paste a transcript (f5d6c3…), a GGF record or a position first; the game is as it was.",
+  "board.msg.notLegal": "{move} is not a legal move.",
   "board.msg.loaded": {"one": "Loaded {n} move.", "other": "Loaded {n} moves."},
   "board.msg.saved": "Saved as \"{name}\".",
   "board.msg.opened": "Opened \"{name}\".",
