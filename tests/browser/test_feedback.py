@@ -39,7 +39,7 @@ def open_page(browser, base, query, **ctx_args):
 
 
 def table(page, lang):
-    return page.evaluate("async (l) => (await import('./i18n/' + l + '.js')).default", lang)
+    return page.evaluate("async (l) => (await import('./shared/i18n/' + l + '.js')).default", lang)
 
 
 def said(page, want, timeout=20000):
