@@ -284,10 +284,15 @@ impl Room {
         Some(view(&past.game, past.result, &past.names))
     }
 
-    /// The seat that may claim the game, and from when: while it is played
-    /// and the other seat has been offline, with this one online.
+    /// The seat that may claim the game, and from when: while it is played,
+    /// both sides have placed a disc (before that the game is aborted, not
+    /// won: lichess's rule), and the other seat has been offline with this
+    /// one online.
     pub fn claim_from(&self) -> Option<(Color, Millis)> {
-        if self.status() != Status::Playing {
+        if self.status() != Status::Playing
+            || self.placements(Color::Black) == 0
+            || self.placements(Color::White) == 0
+        {
             return None;
         }
         [Color::Black, Color::White].into_iter().find_map(|c| {

@@ -31,6 +31,18 @@ async fn full_room(addr: SocketAddr) -> (String, Client, Client, String) {
     (room, black, white, token)
 }
 
+/// Black plays f5 and white d6, each seen by the other.
+async fn two_moves(black: &mut Client, white: &mut Client) {
+    black
+        .send(json!({"type": "move", "square": "f5", "ply": 0}))
+        .await;
+    white.state_at(1).await;
+    white
+        .send(json!({"type": "move", "square": "d6", "ply": 1}))
+        .await;
+    black.state_at(2).await;
+}
+
 /// The next state frame for which `pred` holds.
 async fn state_where(c: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
     loop {
@@ -129,7 +141,11 @@ async fn the_one_who_stayed_is_told_when_and_claims_the_game() {
         ..quick()
     };
     let (addr, _) = start_with(&db, &site, limits).await;
-    let (_room, mut black, white, _) = full_room(addr).await;
+    let (_room, mut black, mut white, _) = full_room(addr).await;
+    black
+        .expect_error(json!({"type": "claim"}), "no-claim")
+        .await;
+    two_moves(&mut black, &mut white).await;
     black
         .expect_error(json!({"type": "claim"}), "no-claim")
         .await;
@@ -153,8 +169,9 @@ async fn the_one_who_stayed_is_told_when_and_claims_the_game() {
     // A seat that comes back ends the notice; a watcher does not.
     let (room, _, token) = create(addr, "modern", "black", Value::Null).await;
     let (mut black, _) = Client::join(addr, &room, Some(&token)).await;
-    let (white, w) = Client::join(addr, &room, None).await;
+    let (mut white, w) = Client::join(addr, &room, None).await;
     let white_token = w["token"].as_str().unwrap().to_string();
+    two_moves(&mut black, &mut white).await;
     drop(white);
     state_where(&mut black, |s| !s["claim"].is_null()).await;
     let (_watcher, w) = Client::join(addr, &room, None).await;

@@ -692,12 +692,18 @@ fn the_one_who_stayed_claims_after_the_other_has_been_away_long_enough() {
     t.play("f5").unwrap();
     let after = t.room.claim_after;
     assert_eq!(after, 60_000, "the documented minute");
+    // White's connection went at 2 s, before it moved: the game can be
+    // aborted, not claimed.
+    t.room.away_since = [None, Some(2_000)];
+    assert_eq!(t.room.claim_from(), None);
+    t.room.away_since = [None, None];
+    t.play("d6").unwrap();
     assert_eq!(
         t.send(B, Command::Claim),
         Err(RoomError::NoClaim),
         "both online"
     );
-    // White's connection went at 2 s: black may claim from 62 s.
+    // Once both have moved, black may claim from 62 s.
     t.room.away_since = [None, Some(2_000)];
     assert_eq!(t.room.claim_from(), Some((Color::Black, 62_000)));
     t.now = 61_999;
