@@ -25,6 +25,11 @@ fn err(e: rusqlite::Error) -> String {
     format!("database: {e}")
 }
 
+/// Rooms deleted by one [`Store::delete_unjoined`] call at most: the store
+/// is held meanwhile, so a backlog (a flood of rooms a week ago) goes a
+/// few hundred a sweep rather than stall every room's moves at once.
+const DELETE_AT_ONCE: i64 = 500;
+
 impl SqliteStore {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path, durable: bool) -> Result<SqliteStore, String> {
@@ -172,30 +177,27 @@ impl Store for SqliteStore {
 
     fn delete_unjoined(&mut self, created_before: u64) -> Result<Vec<String>, String> {
         let tx = self.db.unchecked_transaction().map_err(err)?;
-        let ids = {
+        let rooms = {
             let mut st = tx
-                .prepare_cached("SELECT id FROM rooms WHERE joined = 0 AND created < ?1")
+                .prepare_cached(
+                    "SELECT key, id FROM rooms WHERE joined = 0 AND created < ?1 LIMIT ?2",
+                )
                 .map_err(err)?;
             let rows = st
-                .query_map([created_before as i64], |r| r.get::<_, String>(0))
+                .query_map(params![created_before as i64, DELETE_AT_ONCE], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
                 .map_err(err)?;
             rows.collect::<Result<Vec<_>, _>>().map_err(err)?
         };
-        if !ids.is_empty() {
-            tx.execute(
-                "DELETE FROM events WHERE room IN
-                     (SELECT key FROM rooms WHERE joined = 0 AND created < ?1)",
-                [created_before as i64],
-            )
-            .map_err(err)?;
-            tx.execute(
-                "DELETE FROM rooms WHERE joined = 0 AND created < ?1",
-                [created_before as i64],
-            )
-            .map_err(err)?;
+        for (key, _) in &rooms {
+            tx.execute("DELETE FROM events WHERE room = ?1", [key])
+                .map_err(err)?;
+            tx.execute("DELETE FROM rooms WHERE key = ?1", [key])
+                .map_err(err)?;
         }
         tx.commit().map_err(err)?;
-        Ok(ids)
+        Ok(rooms.into_iter().map(|(_, id)| id).collect())
     }
 
     fn load(&mut self, id: &str) -> Result<Option<StoredRoom>, String> {
