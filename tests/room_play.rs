@@ -464,6 +464,32 @@ fn room_play_names_its_seat_and_answers_a_draw_by_its_engines_value() {
 }
 
 #[test]
+fn room_play_claims_a_game_the_other_side_has_left() {
+    let server = Server::start_with(&["--claim-after", "0.5"]);
+    let engine = format!(
+        "cmd=python3 {}/tests/data/fake_gtp.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (seat, mut ws, _) = seated_room_play(&server, &engine);
+    send(
+        &mut ws,
+        &ClientIn::Move {
+            square: "f5".into(),
+            ply: 0,
+        },
+    );
+    state_where(&mut ws, |s| s.moves.len() == 2);
+    drop(ws); // black goes, and does not come back
+    let (status, err) = ended(seat);
+    assert!(status.success(), "{err}");
+    assert!(
+        err.contains("the other side has left; the game is claimed"),
+        "{err}"
+    );
+    assert!(err.contains("white wins (the other side left)"), "{err}");
+}
+
+#[test]
 fn an_engine_that_cannot_start_takes_no_seat() {
     let server = Server::start();
     let (room, _black) = server.create_room();
