@@ -6,7 +6,7 @@
 //! TLS (`wss://`) with the recipe of docs/deploy.md. (Games against a
 //! browser are tests/browser/test_rooms.py.)
 
-use mollett::rooms::wire::{ClientIn, ClientOut, Seat, Side, State, Status};
+use mollett::rooms::wire::{ClientIn, ClientOut, Reason, Seat, Side, State, Status};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -291,7 +291,7 @@ fn play_to_end(ws: &mut Socket, side: Side, mut state: State) -> State {
         match read(ws) {
             ClientOut::State { state: s, .. } | ClientOut::Welcome { state: s, .. } => state = s,
             ClientOut::Error { code, message } => panic!("the room refused: {message} ({code})"),
-            ClientOut::Pong => {}
+            ClientOut::Pong | ClientOut::TransferLink { .. } | ClientOut::SeatMoved { .. } => {}
         }
     }
     state
@@ -368,6 +368,125 @@ fn an_engine_thinking_past_the_servers_ping_timeout_keeps_its_connection() {
         !err.contains("reconnecting"),
         "the seat's connection stayed up while its engine thought: {err}"
     );
+}
+
+/// The next state from the room for which `pred` holds.
+fn state_where(ws: &mut Socket, pred: impl Fn(&State) -> bool) -> State {
+    loop {
+        match read(ws) {
+            ClientOut::State { state, .. } if pred(&state) => return state,
+            ClientOut::Error { code, message } => panic!("the room refused: {message} ({code})"),
+            _ => {}
+        }
+    }
+}
+
+/// Seats room-play (`engine`) as white in a new room, its seat named, with
+/// the test as black: room-play, black's socket and the state.
+fn seated_room_play(server: &Server, engine: &str) -> (Running, Socket, State) {
+    let (room, black) = server.create_room();
+    let link = format!("http://{}/?room={room}", server.addr);
+    let child = Command::new(MOLLETT)
+        .args(["room-play", "--room", &link, "--engine", engine])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut ws, _, _) = join(&server.addr, &room, Some(&black));
+    let state = state_where(&mut ws, |s| s.seats.white.name.is_some());
+    (Running(child), ws, state)
+}
+
+/// Waits for room-play to end by itself: its exit status and stderr.
+fn ended(mut seat: Running) -> (std::process::ExitStatus, String) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = seat.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "room-play did not end with the game"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    seat.0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status, err)
+}
+
+#[test]
+fn room_play_names_its_seat_and_answers_a_draw_by_its_engines_value() {
+    let server = Server::start();
+    let fake = format!("{}/tests/data/fake_gtp.py", env!("CARGO_MANIFEST_DIR"));
+    // An engine that values its move +3 discs declines; at -2 it accepts.
+    for (value, accepted) in [("+3", false), ("-2", true)] {
+        let engine = format!("name=Fake\tengine\u{7}{value} cmd=python3 {fake} --value {value}");
+        let (seat, mut ws, state) = seated_room_play(&server, &engine);
+        let name = state.seats.white.name.clone().unwrap();
+        assert!(name.starts_with("Fake") && name.ends_with(value), "{name}");
+        assert!(!name.chars().any(char::is_control), "{name:?}");
+        send(
+            &mut ws,
+            &ClientIn::Move {
+                square: "f5".into(),
+                ply: 0,
+            },
+        );
+        state_where(&mut ws, |s| s.moves.len() == 2);
+        send(&mut ws, &ClientIn::Draw);
+        state_where(&mut ws, |s| s.draw.is_some());
+        let answered = state_where(&mut ws, |s| s.draw.is_none());
+        if accepted {
+            let r = answered.result.expect("the draw ends the game");
+            assert_eq!((r.winner, r.reason), (None, Reason::Agreement));
+        } else {
+            assert_eq!(answered.status, Status::Playing, "declined");
+            send(&mut ws, &ClientIn::Resign);
+        }
+        let (status, err) = ended(seat);
+        assert!(status.success(), "{err}");
+        let said = if accepted { "accepted" } else { "declined" };
+        assert!(err.contains(&format!("offers a draw: {said}")), "{err}");
+    }
+    // A game aborted before the engine's first move ends room-play too.
+    let engine = format!("cmd=python3 {fake}");
+    let (seat, mut ws, _) = seated_room_play(&server, &engine);
+    send(&mut ws, &ClientIn::Abort);
+    let (status, err) = ended(seat);
+    assert!(status.success() && err.contains("game aborted"), "{err}");
+}
+
+#[test]
+fn room_play_claims_a_game_the_other_side_has_left() {
+    let server = Server::start_with(&["--claim-after", "0.5"]);
+    let engine = format!(
+        "cmd=python3 {}/tests/data/fake_gtp.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (seat, mut ws, _) = seated_room_play(&server, &engine);
+    send(
+        &mut ws,
+        &ClientIn::Move {
+            square: "f5".into(),
+            ply: 0,
+        },
+    );
+    state_where(&mut ws, |s| s.moves.len() == 2);
+    drop(ws); // black goes, and does not come back
+    let (status, err) = ended(seat);
+    assert!(status.success(), "{err}");
+    assert!(
+        err.contains("the other side has left; the game is claimed"),
+        "{err}"
+    );
+    assert!(err.contains("white wins (the other side left)"), "{err}");
 }
 
 #[test]

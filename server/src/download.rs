@@ -1,15 +1,15 @@
-//! A room's game as files to download: the transcript and a GGF record
-//! (the library's GGF writer).
+//! A room's games as files to download: the transcript and a GGF record
+//! (the library's GGF writer), for the game going on and every one before
+//! it in the room.
 
-use crate::event::Reason;
-use crate::room::{Room, Status};
+use crate::room::{GameView, Reason};
 use mollett::rules::ggf::{clock_text, today};
 use mollett::rules::moveline::moves_text;
 use mollett::{Color, GgfGame, Move, Variant};
 
 /// Moves run together, passes left out: `f5d6c3`.
-pub fn transcript(room: &Room) -> String {
-    let placed: Vec<Move> = room
+pub fn transcript(g: &GameView) -> String {
+    let placed: Vec<Move> = g
         .game
         .moves()
         .iter()
@@ -19,49 +19,62 @@ pub fn transcript(room: &Room) -> String {
     moves_text(&placed)
 }
 
-/// The game as one GGF line. `RE` is black's disc margin (empties to
-/// nobody); a game lost by resignation or on time is `+64.000:r` / `-64.000:t`
-/// (GGS's suffixes) from black's side; `?` while the game goes on. GGF knows only Othello, so a classic
-/// game carries the tag `VA[classic]` (ours): readers that ignore it would
-/// misread the empty start board.
-pub fn ggf(room: &Room) -> String {
-    let mut g = GgfGame::new(*room.game.start());
+/// The game as one GGF line. `PB`/`PW` are the seats' names (`black` and
+/// `white`/`red` without one). `RE` is black's disc margin (empties to
+/// nobody); a game lost by resignation, on time or by leaving is
+/// `+64.000:r` / `-64.000:t` (GGS's suffixes; leaving counts as resigning)
+/// from black's side, a draw by agreement `+0.000:s` (GGS's "mutual
+/// score"); `?` while the game goes on, and no `RE` for an aborted game.
+/// GGF knows only Othello, so a classic game carries the tag `VA[classic]`
+/// (ours): readers that ignore it would misread the empty start board.
+pub fn ggf(v: &GameView) -> String {
+    let mut g = GgfGame::new(*v.game.start());
     g.place = Some("Mollett rooms".into());
     g.date = Some(today());
-    g.black = Some("black".into());
-    g.white = Some(
-        if room.spec.variant == Variant::Classic {
-            "red"
-        } else {
-            "white"
-        }
-        .into(),
-    );
-    g.result = Some(match (room.status(), room.result) {
-        (Status::Over, Some(r)) => match r.reason {
-            Reason::End => format!("{:+}.000", r.discs[0] as i32 - r.discs[1] as i32),
-            // A game lost by resignation or time counts as lost by 64.
-            Reason::Resign | Reason::Time => {
+    let second = if v.variant == Variant::Classic {
+        "red"
+    } else {
+        "white"
+    };
+    g.black = Some(v.names[0].as_deref().map_or("black".into(), tag_text));
+    g.white = Some(v.names[1].as_deref().map_or(second.into(), tag_text));
+    g.result = match v.result {
+        None => Some("?".into()),
+        Some(r) => match r.reason {
+            Reason::End => Some(format!("{:+}.000", r.discs[0] as i32 - r.discs[1] as i32)),
+            Reason::Agreement => Some("+0.000:s".into()),
+            Reason::Aborted => None,
+            // A game lost by resignation, time or leaving counts as lost by 64.
+            Reason::Resign | Reason::Time | Reason::Left => {
                 let margin = if r.winner == Some(Color::Black) {
                     64
                 } else {
                     -64
                 };
-                let tag = if r.reason == Reason::Resign { "r" } else { "t" };
-                format!("{margin:+}.000:{tag}")
+                let tag = if r.reason == Reason::Time { "t" } else { "r" };
+                Some(format!("{margin:+}.000:{tag}"))
             }
         },
-        _ => "?".into(),
-    });
-    g.time_control = room
-        .spec
-        .clock
-        .map(|c| clock_text(c.initial_ms as f64 / 1000.0));
-    if room.spec.variant == Variant::Classic {
+    };
+    g.time_control = v.clock.map(|c| clock_text(c.initial_ms as f64 / 1000.0));
+    if v.variant == Variant::Classic {
         g.other.push(("VA".into(), "classic".into()));
     }
-    for &mv in room.game.moves() {
+    for &mv in v.game.moves() {
         g.push(mv, None, None);
     }
     g.to_string()
+}
+
+/// A name as a GGF tag's value: the brackets that would end the tag, and
+/// the escape character, become harmless look-alikes.
+fn tag_text(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            '\\' => '/',
+            c => c,
+        })
+        .collect()
 }

@@ -23,26 +23,6 @@ pub struct ClockSpec {
     pub increment_ms: u64,
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// Neither side can move.
-    End,
-    Resign,
-    /// A flag fell.
-    Time,
-}
-
-impl Reason {
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::End => "end",
-            Reason::Resign => "resign",
-            Reason::Time => "time",
-        }
-    }
-}
-
 /// One accepted change. `left_ms` is both clocks after the change (by
 /// colour index) when the room has a clock, so replay needs no arithmetic.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +71,54 @@ pub enum Event {
     Rematch {
         #[serde(with = "color_text")]
         by: Color,
+        at: u64,
+    },
+    /// A seat's name (`None`: none).
+    Name {
+        #[serde(with = "color_text")]
+        color: Color,
+        name: Option<String>,
+        at: u64,
+    },
+    DrawOffer {
+        #[serde(with = "color_text")]
+        by: Color,
+        at: u64,
+    },
+    DrawAnswer {
+        accept: bool,
+        at: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        left_ms: Option<[u64; 2]>,
+    },
+    Abort {
+        #[serde(with = "color_text")]
+        by: Color,
+        at: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        left_ms: Option<[u64; 2]>,
+    },
+    /// `by` won: the other seat had been offline for the claim time.
+    Claim {
+        #[serde(with = "color_text")]
+        by: Color,
+        at: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        left_ms: Option<[u64; 2]>,
+    },
+    /// A one-time `token` that moves `color`'s seat to the device saying
+    /// hello with it.
+    TransferAsk {
+        #[serde(with = "color_text")]
+        color: Color,
+        token: String,
+        at: u64,
+    },
+    /// The seat moved: `token` is its new token, the old one retired.
+    Transfer {
+        #[serde(with = "color_text")]
+        color: Color,
+        token: String,
         at: u64,
     },
 }

@@ -35,6 +35,7 @@ pub fn router(hub: Arc<Hub>, site: PathBuf) -> Router {
         .route("/api/rooms/{id}", get(room_state))
         .route("/api/rooms/{id}/game.txt", get(game_txt))
         .route("/api/rooms/{id}/game.ggf", get(game_ggf))
+        .route("/api/rooms/{id}/games/{file}", get(game_file))
         .route("/ws/{id}", get(websocket))
         .layer(DefaultBodyLimit::max(MAX_FRAME))
         .with_state(hub)
@@ -102,14 +103,17 @@ fn parse_create(body: &[u8]) -> Result<Create, String> {
     Ok((variant, color, clock))
 }
 
-/// Why a request to make a room comes from another site's page: its
-/// `Origin` names a host other than the one it was sent to. Browsers send
-/// `Origin` with every cross-site POST; programs (room-play, curl) send
-/// none and are not refused.
-fn foreign_origin(headers: &HeaderMap) -> Option<String> {
+/// Why a request comes from another site's page: its `Origin` names
+/// neither the host it was sent to nor one of the `allowed` origins.
+/// Browsers send `Origin` with every cross-site POST and every WebSocket
+/// upgrade; programs (room-play, curl) send none and are not refused.
+fn foreign_origin(headers: &HeaderMap, allowed: &[String]) -> Option<String> {
     let origin = headers.get(header::ORIGIN)?.to_str().unwrap_or("?");
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
     let authority = origin.split_once("://").map(|(_, a)| a);
+    if allowed.iter().any(|a| a.eq_ignore_ascii_case(origin)) {
+        return None;
+    }
     match (authority, host) {
         (Some(a), Some(h)) if a.eq_ignore_ascii_case(h) => None,
         _ => Some(origin.to_string()),
@@ -128,7 +132,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    if let Some(origin) = foreign_origin(&parts.headers) {
+    if let Some(origin) = foreign_origin(&parts.headers, &hub.limits().allowed_origins) {
         return error(
             StatusCode::FORBIDDEN,
             format!("rooms are made from this site's own page, not from {origin}"),
@@ -208,35 +212,92 @@ async fn room_state(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Resp
     }
 }
 
-async fn game_txt(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match room_id(&id).and_then(|id| hub.with_room(id, download::transcript)) {
-        Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response(),
-        None => no_room(),
-    }
+/// A game's file to download: the transcript or the GGF record.
+#[derive(Clone, Copy)]
+enum Record {
+    Txt,
+    Ggf,
 }
 
-async fn game_ggf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match room_id(&id).and_then(|id| hub.with_room(id, |r| (r.game_no, download::ggf(r)))) {
-        Some((game, text)) => (
+/// Game `game` of room `id` (`None`: the current one) as `record`.
+fn game_record(hub: &Hub, id: &str, game: Option<u32>, record: Record) -> Response {
+    let Some(id) = room_id(id) else {
+        return no_room();
+    };
+    let text = hub.with_room(id, |r| {
+        let n = game.unwrap_or(r.game_no);
+        r.game_view(n).map(|v| {
+            let text = match record {
+                Record::Txt => download::transcript(&v),
+                Record::Ggf => download::ggf(&v),
+            };
+            (n, text)
+        })
+    });
+    match text {
+        None => no_room(),
+        Some(None) => error(StatusCode::NOT_FOUND, "no such game in this room"),
+        Some(Some((_, text))) if matches!(record, Record::Txt) => {
+            ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+        }
+        Some(Some((n, text))) => (
             [
                 (header::CONTENT_TYPE, "application/octet-stream".to_string()),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"mollett-{id}-{game}.ggf\""),
+                    format!("attachment; filename=\"mollett-{id}-{n}.ggf\""),
                 ),
             ],
             text,
         )
             .into_response(),
-        None => no_room(),
+    }
+}
+
+async fn game_txt(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    game_record(&hub, &id, None, Record::Txt)
+}
+
+async fn game_ggf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    game_record(&hub, &id, None, Record::Ggf)
+}
+
+/// `/api/rooms/ID/games/N.ggf` or `N.txt`: game N of the room (1 the first).
+async fn game_file(
+    State(hub): State<Arc<Hub>>,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    let parsed = file.split_once('.').and_then(|(n, ext)| {
+        let n = n.parse::<u32>().ok().filter(|&n| n >= 1)?;
+        match ext {
+            "txt" => Some((n, Record::Txt)),
+            "ggf" => Some((n, Record::Ggf)),
+            _ => None,
+        }
+    });
+    match parsed {
+        Some((n, record)) => game_record(&hub, &id, Some(n), record),
+        None => error(
+            StatusCode::NOT_FOUND,
+            "a game's file is N.txt or N.ggf, N from 1",
+        ),
     }
 }
 
 async fn websocket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    // A page of another site could otherwise play in a visitor's rooms with
+    // the tokens its own origin cannot read, or fill rooms with watchers.
+    if let Some(origin) = foreign_origin(&headers, &hub.limits().allowed_origins) {
+        return error(
+            StatusCode::FORBIDDEN,
+            format!("rooms are played from this site's own page, not from {origin}"),
+        );
+    }
     // The room is looked up first: no such room is a 404 whatever the request.
     if !room_id(&id).is_some_and(|id| hub.exists(id)) {
         return no_room();

@@ -13,9 +13,10 @@
 use crate::event::{ClockSpec, Event, RoomSpec};
 use crate::ids;
 use crate::limits::{Buckets, Limits};
-use crate::room::{Command, Joined, Millis, Room, Status};
+use crate::room::{Command, Joined, Millis, Room, Status, TRANSFER_VALID};
 use crate::store::Store;
 use crate::wire::{self, Presence, WireError};
+use mollett::rooms::wire::{ClientOut, State};
 use mollett::{Color, Variant};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -49,6 +50,8 @@ struct Live {
     seq: u64,
     conns: HashMap<u64, Conn>,
     timer: Option<tokio::task::AbortHandle>,
+    /// Sends a state when a seat's claim becomes available.
+    claim_timer: Option<tokio::task::AbortHandle>,
     /// Someone came or went since the last state sent, and a send of the
     /// presence is scheduled.
     presence_due: bool,
@@ -59,15 +62,36 @@ struct Live {
 }
 
 impl Live {
-    fn new(room: Room, seq: u64) -> Live {
-        Live {
+    /// A room just read or made, nobody connected yet: its taken seats are
+    /// away from now.
+    fn new(mut room: Room, seq: u64, limits: &Limits) -> Live {
+        room.claim_after = limits.claim_after.as_millis() as Millis;
+        let mut live = Live {
             room,
             seq,
             conns: HashMap::new(),
             timer: None,
+            claim_timer: None,
             presence_due: false,
             touched: Instant::now(),
             gone: false,
+        };
+        live.mark_away(now_ms());
+        live
+    }
+
+    /// Brings the room's `away_since` up to date with the connections: a
+    /// taken seat with none is away (since `now` if it was not already).
+    fn mark_away(&mut self, now: Millis) {
+        let online = self.presence().online;
+        for c in [Color::Black, Color::White] {
+            let i = c.index();
+            let away = &mut self.room.away_since[i];
+            if online[i] || self.room.seats[i].is_none() {
+                *away = None;
+            } else if away.is_none() {
+                *away = Some(now);
+            }
         }
     }
 
@@ -86,8 +110,8 @@ impl Live {
         p
     }
 
-    fn state_text(&self, now: Millis) -> String {
-        wire::state(&self.room, self.presence(), now).to_string()
+    fn state(&self, now: Millis) -> State {
+        wire::state(&self.room, self.presence(), now)
     }
 }
 
@@ -150,7 +174,11 @@ impl Hub {
             running += 1;
             room.resume_clock(now);
             let id = room.spec.id.clone();
-            let live = Arc::new(Mutex::new(Live::new(room, events.len() as u64)));
+            let live = Arc::new(Mutex::new(Live::new(
+                room,
+                events.len() as u64,
+                &hub.limits,
+            )));
             hub.arm_timer(&id, &mut lock(&live));
             lock(&hub.rooms).insert(id, live);
         }
@@ -174,8 +202,10 @@ impl Hub {
     }
 
     /// Lets go of the rooms nobody has used for a while (nobody connected,
-    /// no clock running), and of the room makers' full buckets.
+    /// no clock running), and of the room makers' full buckets; deletes the
+    /// rooms nobody joined within `limits.unjoined_keep`.
     pub fn sweep(&self) {
+        self.delete_unjoined();
         let mut rooms = lock(&self.rooms);
         let before = rooms.len();
         rooms.retain(|_, live| {
@@ -192,7 +222,10 @@ impl Hub {
                 || live.touched.elapsed() < idle;
             if !keep {
                 live.gone = true;
-                if let Some(t) = live.timer.take() {
+                for t in [live.timer.take(), live.claim_timer.take()]
+                    .into_iter()
+                    .flatten()
+                {
                     t.abort();
                 }
             }
@@ -207,6 +240,39 @@ impl Hub {
         }
         drop(rooms);
         self.makers.prune();
+    }
+
+    /// Deletes from the database (and memory) the rooms made longer than
+    /// `limits.unjoined_keep` ago whose second seat was never taken.
+    fn delete_unjoined(&self) {
+        let before = now_ms().saturating_sub(self.limits.unjoined_keep.as_millis() as Millis);
+        let deleted = match lock(&self.store).delete_unjoined(before) {
+            Ok(ids) => ids,
+            Err(e) => {
+                log::error!("deleting rooms nobody joined: {e}");
+                return;
+            }
+        };
+        if deleted.is_empty() {
+            return;
+        }
+        log::info!("{} rooms nobody joined deleted", deleted.len());
+        let lives: Vec<_> = {
+            let mut rooms = lock(&self.rooms);
+            deleted.iter().filter_map(|id| rooms.remove(id)).collect()
+        };
+        for live in lives {
+            let mut live = lock(&live);
+            live.gone = true;
+            for t in [live.timer.take(), live.claim_timer.take()]
+                .into_iter()
+                .flatten()
+            {
+                t.abort();
+            }
+            // Its connections end: the room is gone.
+            live.conns.clear();
+        }
     }
 
     /// Rooms in memory now.
@@ -236,7 +302,11 @@ impl Hub {
         };
         // Not resumed: its clock, if any, was stopped when it was let go.
         let room = Room::replay(spec, &events);
-        let fresh = Arc::new(Mutex::new(Live::new(room, events.len() as u64)));
+        let fresh = Arc::new(Mutex::new(Live::new(
+            room,
+            events.len() as u64,
+            &self.limits,
+        )));
         // Another request may have read it meanwhile: one copy wins.
         Some(
             lock(&self.rooms)
@@ -275,7 +345,9 @@ impl Hub {
 
     /// The `State` object of a room, as sent on the WebSocket.
     pub fn state(&self, id: &str) -> Option<String> {
-        self.with_live(id, |live| live.state_text(now_ms()))
+        self.with_live(id, |live| {
+            serde_json::to_string(&live.state(now_ms())).expect("the wire's types serialise")
+        })
     }
 
     /// A new room whose creator takes `color` (`None`: a coin decides).
@@ -310,7 +382,8 @@ impl Hub {
         let id = spec.id.clone();
         let mut room = Room::new(spec);
         room.apply(&seat);
-        lock(&self.rooms).insert(id.clone(), Arc::new(Mutex::new(Live::new(room, 1))));
+        let live = Live::new(room, 1, &self.limits);
+        lock(&self.rooms).insert(id.clone(), Arc::new(Mutex::new(live)));
         Ok((id, color, token))
     }
 
@@ -325,9 +398,10 @@ impl Hub {
     }
 
     /// Sends the state to every connection of the room but `except`, and
-    /// re-arms the flag timer. Returns the state sent.
-    fn publish(&self, id: &str, live: &mut Live, now: Millis, except: Option<u64>) -> String {
-        let state = live.state_text(now);
+    /// re-arms the flag and claim timers. Returns the state sent.
+    fn publish(&self, id: &str, live: &mut Live, now: Millis, except: Option<u64>) -> State {
+        live.mark_away(now);
+        let state = live.state(now);
         // One frame per seat kind, made once; the seats' are queued before
         // the spectators', so a room full of watchers does not delay the
         // players (p99 move relay with 300 watchers: docs/rooms.md).
@@ -355,7 +429,35 @@ impl Hub {
         }
         live.presence_due = false;
         self.arm_timer(id, live);
+        self.arm_claim(id, live, now);
         state
+    }
+
+    /// Schedules a state for when a seat's claim becomes available, so the
+    /// one who stayed is told at that moment.
+    fn arm_claim(&self, id: &str, live: &mut Live, now: Millis) {
+        if let Some(t) = live.claim_timer.take() {
+            t.abort();
+        }
+        let Some((_, from)) = live.room.claim_from() else {
+            return;
+        };
+        if from <= now {
+            return;
+        }
+        let hub = self.me.clone();
+        let id = id.to_string();
+        let wait = Duration::from_millis(from - now);
+        let task = tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            let Some(hub) = hub.upgrade() else { return };
+            if let Some(live) = hub.cached(&id) {
+                let mut live = lock(&live);
+                live.claim_timer = None;
+                hub.publish(&id, &mut live, now_ms(), None);
+            }
+        });
+        live.claim_timer = Some(task.abort_handle());
     }
 
     /// Someone came or went: the others are told within
@@ -413,9 +515,24 @@ impl Hub {
         let (token, fresh) = match live.room.join(token.as_deref(), ids::random_id(), now) {
             Joined::Seat(_) => (token, false),
             Joined::Take(event) => {
+                let before = live.room.seats.clone();
                 self.commit(id, live, &event)?;
                 match event {
                     Event::Seat { token, .. } => (Some(token), true),
+                    Event::Transfer { color, token, .. } => {
+                        // The seat's old connections watch from now on: told
+                        // so, then sent the state as spectators (below).
+                        let moved = wire::frame(&ClientOut::SeatMoved {
+                            seat: wire::side(color),
+                        });
+                        let old = before[color.index()].as_deref();
+                        for c in live.conns.values() {
+                            if c.token.is_some() && c.token.as_deref() == old {
+                                let _ = c.tx.try_send(moved.clone());
+                            }
+                        }
+                        (Some(token), true)
+                    }
                     _ => unreachable!("join takes a seat"),
                 }
             }
@@ -445,16 +562,18 @@ impl Hub {
         let state = if fresh {
             self.publish(id, live, now, Some(conn))
         } else {
+            live.mark_away(now);
             self.presence_changed(id, live);
-            live.state_text(now)
+            live.state(now)
         };
         let welcome = wire::welcome_frame(&state, seat, token.as_deref().filter(|_| fresh));
         Ok(Joining { conn, welcome })
     }
 
     /// A request from connection `conn`. On success every connection of the
-    /// room (the sender too) gets the new state.
-    pub fn command(&self, id: &str, conn: u64, cmd: Command) -> Result<(), WireError> {
+    /// room (the sender too) gets the new state, and the sender alone the
+    /// frame returned, if any (a transfer link).
+    pub fn command(&self, id: &str, conn: u64, cmd: Command) -> Result<Option<String>, WireError> {
         self.with_live(id, |live| {
             let now = now_ms();
             if self.settle_clock(id, live, now)? {
@@ -471,7 +590,13 @@ impl Hub {
             }
             self.commit(id, live, &event)?;
             self.publish(id, live, now, None);
-            Ok(())
+            Ok(match event {
+                Event::TransferAsk { token, .. } => Some(wire::frame(&ClientOut::TransferLink {
+                    token,
+                    expires_ms: TRANSFER_VALID,
+                })),
+                _ => None,
+            })
         })
         .unwrap_or_else(|| Err(WireError::new("bad-message", "no such room")))
     }
@@ -480,7 +605,7 @@ impl Hub {
     pub fn state_for(&self, id: &str, conn: u64) -> Option<String> {
         self.with_live(id, |live| {
             let c = live.conns.get(&conn)?;
-            Some(wire::state_frame(&live.state_text(now_ms()), live.seat(c)))
+            Some(wire::state_frame(&live.state(now_ms()), live.seat(c)))
         })
         .flatten()
     }
@@ -492,6 +617,7 @@ impl Hub {
             let mut live = lock(&live);
             if live.conns.remove(&conn).is_some() {
                 live.touched = Instant::now();
+                live.mark_away(now_ms());
                 self.presence_changed(id, &mut live);
             }
         }

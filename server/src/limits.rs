@@ -44,6 +44,13 @@ pub const ROOM_EVENTS: u64 = 10_000;
 /// and comes back on the next request for it.
 pub const ROOM_IDLE: Duration = Duration::from_secs(10 * 60);
 pub const FINISHED_IDLE: Duration = Duration::from_secs(2 * 60);
+/// A room whose second seat nobody took within this after it was made is
+/// deleted from the database (its link then finds no room); a room once
+/// joined is kept for good, every game of it downloadable.
+pub const UNJOINED_KEEP: Duration = Duration::from_secs(7 * 24 * 3600);
+/// A seat offline this long lets the one who stayed claim the game
+/// (`room::CLAIM_AFTER`); a clocked game's flag may end it sooner.
+pub const CLAIM_AFTER: Duration = Duration::from_millis(crate::room::CLAIM_AFTER);
 /// How often idle rooms and full buckets are looked for.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(30);
 /// Comings and goings within this are sent as one state: 300 spectators
@@ -68,6 +75,11 @@ pub struct Limits {
     pub finished_idle: Duration,
     pub sweep_every: Duration,
     pub presence_delay: Duration,
+    pub unjoined_keep: Duration,
+    pub claim_after: Duration,
+    /// Origins besides the server's own host whose pages may make rooms and
+    /// open WebSockets (`https://example.org`, compared without case).
+    pub allowed_origins: Vec<String>,
     /// Reverse proxies whose `X-Forwarded-For` names the client for the
     /// per-address room limit (none: every address is the TCP peer's).
     pub trusted_proxies: Vec<IpAddr>,
@@ -91,6 +103,9 @@ impl Default for Limits {
             finished_idle: FINISHED_IDLE,
             sweep_every: SWEEP_EVERY,
             presence_delay: PRESENCE_DELAY,
+            unjoined_keep: UNJOINED_KEEP,
+            claim_after: CLAIM_AFTER,
+            allowed_origins: Vec::new(),
             trusted_proxies: Vec::new(),
         }
     }

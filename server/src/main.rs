@@ -56,6 +56,24 @@ struct Args {
     /// repeatable (docs/deploy.md).
     #[arg(long = "trusted-proxy")]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// An origin besides the server's own host (e.g. https://example.org)
+    /// whose pages may make rooms and open their WebSockets; repeatable.
+    #[arg(long = "allow-origin", value_parser = origin)]
+    allowed_origins: Vec<String>,
+    /// Seconds a seat is offline before the one who stayed may claim the game.
+    #[arg(long, default_value_t = limits::CLAIM_AFTER.as_secs_f64(), value_parser = seconds)]
+    claim_after: f64,
+}
+
+fn origin(s: &str) -> Result<String, String> {
+    match s.split_once("://") {
+        Some(("http" | "https", host)) if !host.is_empty() && !host.contains('/') => {
+            Ok(s.to_string())
+        }
+        _ => Err(format!(
+            "'{s}': an origin is http(s)://HOST[:PORT], no path"
+        )),
+    }
 }
 
 fn positive(s: &str) -> Result<usize, String> {
@@ -118,6 +136,8 @@ async fn run(args: Args) -> Result<(), String> {
         header_timeout: secs(args.request_timeout),
         body_timeout: secs(args.request_timeout),
         trusted_proxies: args.trusted_proxies.clone(),
+        allowed_origins: args.allowed_origins.clone(),
+        claim_after: secs(args.claim_after),
         ..Limits::default()
     };
     let store = SqliteStore::open(&args.db, args.durable)?;

@@ -7,7 +7,8 @@
 //! rebuilds it exactly, which is how a restarted server gets its rooms back.
 //! The moves are checked by the `mollett` rules core, never here.
 
-use crate::event::{ClockSpec, Event, Reason, RoomSpec};
+use crate::event::{ClockSpec, Event, RoomSpec};
+pub use mollett::rooms::wire::{Reason, Status, NAME_MAX};
 use mollett::{Color, Game, Move, Position, Square};
 
 /// Unix time in milliseconds: every request carries the time it arrived.
@@ -27,14 +28,36 @@ pub enum RoomError {
     GameOver,
     NotOver,
     NoUndo,
-    /// A seat has asked [`UNDO_ASKS`] takebacks this game, or offered a
-    /// rematch already: nothing more is stored for it.
+    /// A seat has asked [`UNDO_ASKS`] takebacks this game (or offered
+    /// [`DRAW_OFFERS`] draws, renamed itself [`NAME_CHANGES`] times, asked
+    /// [`TRANSFER_ASKS`] transfer links), or offered a rematch already:
+    /// nothing more is stored for it.
     TooMany,
+    /// A name too long, with control characters, or the one it has.
+    BadName,
+    /// No draw offer to answer, or one already made.
+    NoDraw,
+    /// Both sides have placed a disc: the game can only be resigned.
+    NoAbort,
+    /// The other seat is online, or not offline long enough.
+    NoClaim,
 }
 
 /// Takebacks a seat may ask for in one game: each ask and answer is stored,
 /// so an ask/decline loop must end (lichess limits takeback offers too).
 pub const UNDO_ASKS: u32 = 20;
+/// Draw offers a seat may make in one game (stored like undo asks).
+pub const DRAW_OFFERS: u32 = 3;
+/// Name changes a seat may make in one game.
+pub const NAME_CHANGES: u32 = 10;
+/// Transfer links a seat may ask for in one game.
+pub const TRANSFER_ASKS: u32 = 10;
+/// A transfer link works this long after it was asked for (ms): long enough
+/// to open it on a phone, short enough that an old screenshot is useless.
+pub const TRANSFER_VALID: Millis = 10 * 60 * 1000;
+/// A seat offline this long (ms) may be claimed by the one who stayed
+/// (lichess offers it after a similar wait); `limits::CLAIM_AFTER`'s value.
+pub const CLAIM_AFTER: Millis = 60 * 1000;
 
 impl RoomError {
     /// The wire code (rooms protocol, `error.code`).
@@ -48,6 +71,10 @@ impl RoomError {
             RoomError::NotOver => "not-over",
             RoomError::NoUndo => "no-undo",
             RoomError::TooMany => "too-many",
+            RoomError::BadName => "bad-name",
+            RoomError::NoDraw => "no-draw",
+            RoomError::NoAbort => "no-abort",
+            RoomError::NoClaim => "no-claim",
         }
     }
 
@@ -65,14 +92,23 @@ impl RoomError {
                 "no move of yours to take back, no request to answer, or one is already asked"
             }
             RoomError::TooMany => {
-                "already asked as often as a game allows (20 takebacks a seat, one rematch offer)"
+                "already asked as often as a game allows (a seat's 20 takebacks, 3 draw offers, \
+                 10 names, 10 transfer links, one rematch offer)"
+            }
+            RoomError::BadName => {
+                "a name has at most 24 characters, no control characters, and is not the one you have"
+            }
+            RoomError::NoDraw => "no draw offer to answer, or yours is already made",
+            RoomError::NoAbort => "both sides have moved: the game can be resigned, not aborted",
+            RoomError::NoClaim => {
+                "the other seat is online, or has not been offline long enough to claim the game"
             }
         }
     }
 }
 
 /// A request from a seat (joining is [`Room::join`], the timer [`Room::flag`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// Place on `square`; `ply` is the number of plies the sender saw.
     Move {
@@ -85,14 +121,21 @@ pub enum Command {
     },
     Resign,
     Rematch,
-}
-
-/// The room's phase, as the wire's `status`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Waiting,
-    Playing,
-    Over,
+    /// The seat's name, as sent (checked here).
+    Name {
+        name: String,
+    },
+    Draw,
+    DrawAnswer {
+        accept: bool,
+    },
+    Abort,
+    Claim,
+    /// A transfer link; `token` is the fresh one-time token it would carry
+    /// (the caller draws it from OS randomness).
+    Transfer {
+        token: String,
+    },
 }
 
 /// How a finished game ended.
@@ -161,6 +204,42 @@ pub struct Room {
     pub rematch: [bool; 2],
     pub clock: Option<Clock>,
     pub result: Option<Outcome>,
+    /// The seats' names by colour index (they follow the seats through a
+    /// rematch's swap), and the changes made this game.
+    pub names: [Option<String>; 2],
+    pub name_changes: [u32; 2],
+    /// A pending draw offer, by the colour that made it; offers this game.
+    pub draw: Option<Color>,
+    pub draw_offers: [u32; 2],
+    /// A pending transfer link by colour index: its token and when asked;
+    /// links asked this game.
+    pub transfers: [Option<(String, Millis)>; 2],
+    pub transfer_asks: [u32; 2],
+    /// The room's earlier games (before each rematch), oldest first.
+    pub past: Vec<PastGame>,
+    /// Since when each taken seat has had no connection (`None`: online,
+    /// or free). Presence, not stored: the hub keeps it up to date.
+    pub away_since: [Option<Millis>; 2],
+    /// How long a seat is away before the other may claim the game (ms).
+    pub claim_after: Millis,
+}
+
+/// A game the room played before a rematch, kept for its downloads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PastGame {
+    pub game: Game,
+    pub result: Option<Outcome>,
+    pub names: [Option<String>; 2],
+}
+
+/// One game of a room, current or past, for the downloads.
+pub struct GameView<'a> {
+    pub variant: mollett::Variant,
+    pub clock: Option<ClockSpec>,
+    pub game: &'a Game,
+    /// `None` while the game goes on.
+    pub result: Option<Outcome>,
+    pub names: &'a [Option<String>; 2],
 }
 
 impl Room {
@@ -176,8 +255,68 @@ impl Room {
             rematch: [false; 2],
             clock: spec.clock.map(Clock::new),
             result: None,
+            names: [None, None],
+            name_changes: [0; 2],
+            draw: None,
+            draw_offers: [0; 2],
+            transfers: [None, None],
+            transfer_asks: [0; 2],
+            past: Vec::new(),
+            away_since: [None, None],
+            claim_after: CLAIM_AFTER,
             spec,
         }
+    }
+
+    /// Game `n` of the room (1 the first), if it has begun.
+    pub fn game_view(&self, n: u32) -> Option<GameView<'_>> {
+        let view = |game, result, names| GameView {
+            variant: self.spec.variant,
+            clock: self.spec.clock,
+            game,
+            result,
+            names,
+        };
+        if n == self.game_no {
+            return Some(view(&self.game, self.result, &self.names));
+        }
+        let past = self.past.get((n as usize).checked_sub(1)?)?;
+        Some(view(&past.game, past.result, &past.names))
+    }
+
+    /// The seat that may claim the game, and from when: while it is played,
+    /// both sides have placed a disc (before that the game is aborted, not
+    /// won: lichess's rule), and the other seat has been offline with this
+    /// one online.
+    pub fn claim_from(&self) -> Option<(Color, Millis)> {
+        if self.status() != Status::Playing
+            || self.placements(Color::Black) == 0
+            || self.placements(Color::White) == 0
+        {
+            return None;
+        }
+        [Color::Black, Color::White].into_iter().find_map(|c| {
+            match (
+                self.away_since[c.index()],
+                self.away_since[c.other().index()],
+            ) {
+                (None, Some(since)) => Some((c, since + self.claim_after)),
+                _ => None,
+            }
+        })
+    }
+
+    /// Plies the `c` side has placed a disc on this game (passes not counted).
+    fn placements(&self, c: Color) -> usize {
+        let first = self.game.start().side;
+        self.game
+            .moves()
+            .iter()
+            .enumerate()
+            .filter(|&(i, m)| {
+                *m != Move::Pass && (if i % 2 == 0 { first } else { first.other() }) == c
+            })
+            .count()
     }
 
     /// Rebuilds a room from its stored events.
@@ -212,10 +351,24 @@ impl Room {
     }
 
     /// A connection says hello with `token`; `fresh` is the token a newly
-    /// taken seat would get (the caller draws it from OS randomness).
+    /// taken (or moved) seat would get (the caller draws it from OS
+    /// randomness). A seat's unexpired transfer token moves that seat here.
     pub fn join(&self, token: Option<&str>, fresh: String, now: Millis) -> Joined {
         if let Some(c) = self.seat_of(token) {
             return Joined::Seat(c);
+        }
+        if let Some(t) = token {
+            let moved = [Color::Black, Color::White].into_iter().find(|c| {
+                matches!(&self.transfers[c.index()],
+                    Some((link, at)) if link == t && now < at + TRANSFER_VALID)
+            });
+            if let Some(color) = moved {
+                return Joined::Take(Event::Transfer {
+                    color,
+                    token: fresh,
+                    at: now,
+                });
+            }
         }
         match [Color::Black, Color::White]
             .into_iter()
@@ -261,13 +414,41 @@ impl Room {
     ) -> Result<Event, RoomError> {
         let by = actor.ok_or(RoomError::NoSeat)?;
         let status = self.status();
-        if cmd == Command::Rematch {
-            return match status {
-                // A second offer would change nothing but the stored log.
-                Status::Over if self.rematch[by.index()] => Err(RoomError::TooMany),
-                Status::Over => Ok(Event::Rematch { by, at: now }),
-                _ => Err(RoomError::NotOver),
-            };
+        // What a seat may do whatever the game's phase.
+        match cmd {
+            Command::Rematch => {
+                return match status {
+                    // A second offer would change nothing but the stored log.
+                    Status::Over if self.rematch[by.index()] => Err(RoomError::TooMany),
+                    Status::Over => Ok(Event::Rematch { by, at: now }),
+                    _ => Err(RoomError::NotOver),
+                };
+            }
+            Command::Name { ref name } => {
+                let name = checked_name(name).ok_or(RoomError::BadName)?;
+                if name == self.names[by.index()] {
+                    return Err(RoomError::BadName);
+                }
+                if self.name_changes[by.index()] >= NAME_CHANGES {
+                    return Err(RoomError::TooMany);
+                }
+                return Ok(Event::Name {
+                    color: by,
+                    name,
+                    at: now,
+                });
+            }
+            Command::Transfer { ref token } => {
+                if self.transfer_asks[by.index()] >= TRANSFER_ASKS {
+                    return Err(RoomError::TooMany);
+                }
+                return Ok(Event::TransferAsk {
+                    color: by,
+                    token: token.clone(),
+                    at: now,
+                });
+            }
+            _ => {}
         }
         match status {
             Status::Over => return Err(RoomError::GameOver),
@@ -319,7 +500,46 @@ impl Room {
                 at: now,
                 left_ms: self.clock_after(self.to_move(), now, false),
             }),
-            Command::Rematch => unreachable!("handled above"),
+            Command::Draw => match self.draw {
+                Some(offerer) if offerer == by => Err(RoomError::NoDraw),
+                // Offering while the other's offer stands accepts it (lichess).
+                Some(_) => self.handle(actor, Command::DrawAnswer { accept: true }, now),
+                None if self.draw_offers[by.index()] >= DRAW_OFFERS => Err(RoomError::TooMany),
+                None => Ok(Event::DrawOffer { by, at: now }),
+            },
+            Command::DrawAnswer { accept } => match self.draw {
+                Some(offerer) if offerer != by => Ok(Event::DrawAnswer {
+                    accept,
+                    at: now,
+                    left_ms: if accept {
+                        self.clock_after(self.to_move(), now, false)
+                    } else {
+                        None
+                    },
+                }),
+                _ => Err(RoomError::NoDraw),
+            },
+            Command::Abort => {
+                if self.placements(Color::Black) > 0 && self.placements(Color::White) > 0 {
+                    return Err(RoomError::NoAbort);
+                }
+                Ok(Event::Abort {
+                    by,
+                    at: now,
+                    left_ms: self.clock_after(self.to_move(), now, false),
+                })
+            }
+            Command::Claim => match self.claim_from() {
+                Some((claimer, from)) if claimer == by && now >= from => Ok(Event::Claim {
+                    by,
+                    at: now,
+                    left_ms: self.clock_after(self.to_move(), now, false),
+                }),
+                _ => Err(RoomError::NoClaim),
+            },
+            Command::Rematch | Command::Name { .. } | Command::Transfer { .. } => {
+                unreachable!("handled above")
+            }
         }
     }
 
@@ -396,8 +616,13 @@ impl Room {
                     );
                     return;
                 }
+                let mover = self.game.position().side.other();
                 self.undo = None;
                 self.takeback = None;
+                // A move by the side a draw was offered to declines it.
+                if self.draw.is_some_and(|offerer| offerer != mover) {
+                    self.draw = None;
+                }
                 self.set_clock(left_ms, at);
                 self.after_ply();
             }
@@ -418,6 +643,7 @@ impl Room {
                     let gone = moves[moves.len().saturating_sub(n)..].to_vec();
                     self.game.undo(n);
                     self.takeback = asker.map(|c| (c, gone));
+                    self.draw = None;
                     self.set_clock(left_ms, at);
                 }
             }
@@ -436,6 +662,49 @@ impl Room {
                 if self.rematch == [true; 2] {
                     self.new_game(at);
                 }
+            }
+            Event::Name {
+                color, ref name, ..
+            } => {
+                self.names[color.index()] = name.clone();
+                self.name_changes[color.index()] += 1;
+            }
+            Event::DrawOffer { by, .. } => {
+                self.draw = Some(by);
+                self.draw_offers[by.index()] += 1;
+            }
+            Event::DrawAnswer {
+                accept,
+                at,
+                left_ms,
+            } => {
+                self.draw = None;
+                if accept {
+                    self.set_clock(left_ms, at);
+                    self.finish(None, Reason::Agreement);
+                }
+            }
+            Event::Abort { at, left_ms, .. } => {
+                self.set_clock(left_ms, at);
+                self.finish(None, Reason::Aborted);
+            }
+            Event::Claim { by, at, left_ms } => {
+                self.set_clock(left_ms, at);
+                self.finish(Some(by), Reason::Left);
+            }
+            Event::TransferAsk {
+                color,
+                ref token,
+                at,
+            } => {
+                self.transfers[color.index()] = Some((token.clone(), at));
+                self.transfer_asks[color.index()] += 1;
+            }
+            Event::Transfer {
+                color, ref token, ..
+            } => {
+                self.seats[color.index()] = Some(token.clone());
+                self.transfers[color.index()] = None;
             }
         }
     }
@@ -479,6 +748,7 @@ impl Room {
             clock.since = None;
         }
         self.undo = None;
+        self.draw = None;
         self.result = Some(Outcome {
             winner,
             discs,
@@ -488,9 +758,22 @@ impl Room {
 
     /// A rematch: a new game, the seats' colours swapped, clocks reset.
     fn new_game(&mut self, at: Millis) {
+        let game = std::mem::replace(&mut self.game, Game::new(self.spec.variant, Color::Black));
+        self.past.push(PastGame {
+            game,
+            result: self.result,
+            names: self.names.clone(),
+        });
         self.game_no += 1;
+        // Names, pending transfer links and presence follow the seat holders.
         self.seats.swap(0, 1);
-        self.game = Game::new(self.spec.variant, Color::Black);
+        self.names.swap(0, 1);
+        self.transfers.swap(0, 1);
+        self.away_since.swap(0, 1);
+        self.name_changes = [0; 2];
+        self.draw = None;
+        self.draw_offers = [0; 2];
+        self.transfer_asks = [0; 2];
         self.undo = None;
         self.undo_asks = [0; 2];
         self.takeback = None;
@@ -511,6 +794,17 @@ impl Room {
             }
         }
     }
+}
+
+/// A name as it is kept: trimmed, `None` when empty; `None` returned
+/// (refused) when longer than [`NAME_MAX`] characters or holding a control
+/// character (a line break or an escape would let one name draw over the page).
+pub fn checked_name(name: &str) -> Option<Option<String>> {
+    let name = name.trim();
+    if name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
+        return None;
+    }
+    Some((!name.is_empty()).then(|| name.to_string()))
 }
 
 /// Discs of each colour on the board, by colour index (empties belong to nobody).

@@ -25,6 +25,11 @@ fn err(e: rusqlite::Error) -> String {
     format!("database: {e}")
 }
 
+/// Rooms deleted by one [`Store::delete_unjoined`] call at most: the store
+/// is held meanwhile, so a backlog (a flood of rooms a week ago) goes a
+/// few hundred a sweep rather than stall every room's moves at once.
+const DELETE_AT_ONCE: i64 = 500;
+
 impl SqliteStore {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path, durable: bool) -> Result<SqliteStore, String> {
@@ -46,6 +51,7 @@ impl SqliteStore {
                  PRIMARY KEY (room, seq)) WITHOUT ROWID;"
         ))
         .map_err(|e| format!("{}: {e}", path.display()))?;
+        add_joined(&db).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(SqliteStore {
             checkpoints: checkpoints(path)?,
             db,
@@ -103,14 +109,37 @@ fn checkpoints(path: &Path) -> Result<mpsc::Sender<()>, String> {
     Ok(stop)
 }
 
+/// The rooms' `created` and `joined` columns (for deleting rooms nobody
+/// joined without reading every room's events), added to a database made
+/// before them and filled in from the specs and events once.
+fn add_joined(db: &Connection) -> rusqlite::Result<()> {
+    let has: bool = db
+        .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'joined'")?
+        .exists([])?;
+    if !has {
+        db.execute_batch(
+            "BEGIN;
+             ALTER TABLE rooms ADD COLUMN created INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE rooms ADD COLUMN joined INTEGER NOT NULL DEFAULT 0;
+             UPDATE rooms SET created = json_extract(spec, '$.created');
+             UPDATE rooms SET joined = 1 WHERE (SELECT count(*) FROM events
+                 WHERE events.room = rooms.key AND json_extract(event, '$.e') = 'seat') > 1;
+             COMMIT;",
+        )?;
+    }
+    db.execute_batch(
+        "CREATE INDEX IF NOT EXISTS rooms_unjoined ON rooms (created) WHERE joined = 0;",
+    )
+}
+
 impl Store for SqliteStore {
     fn create(&mut self, spec: &RoomSpec, events: &[Event]) -> Result<(), String> {
         let text = serde_json::to_string(spec).map_err(|e| e.to_string())?;
         // One transaction: a room is never stored without its creator's seat.
         let tx = self.db.unchecked_transaction().map_err(err)?;
         tx.execute(
-            "INSERT INTO rooms (id, spec) VALUES (?1, ?2)",
-            params![spec.id, text],
+            "INSERT INTO rooms (id, spec, created) VALUES (?1, ?2, ?3)",
+            params![spec.id, text, spec.created as i64],
         )
         .map_err(err)?;
         let key = tx.last_insert_rowid();
@@ -126,17 +155,49 @@ impl Store for SqliteStore {
         // the id is looked up in its index here rather than kept in a map
         // that would grow with every room ever made.
         let text = serde_json::to_string(event).map_err(|e| e.to_string())?;
-        let n = self
-            .db
+        // A seat taken after the creator's is the room's second player: it
+        // is marked joined in the same transaction, so it is never deleted.
+        let tx = self.db.unchecked_transaction().map_err(err)?;
+        let n = tx
             .prepare_cached(
                 "INSERT INTO events (room, seq, event) SELECT key, ?2, ?3 FROM rooms WHERE id = ?1",
             )
             .and_then(|mut st| st.execute(params![id, seq as i64, text]))
             .map_err(err)?;
-        match n {
-            1 => Ok(()),
-            _ => Err(format!("no room {id} in the database")),
+        if n != 1 {
+            return Err(format!("no room {id} in the database"));
         }
+        if matches!(event, Event::Seat { .. }) {
+            tx.prepare_cached("UPDATE rooms SET joined = 1 WHERE id = ?1")
+                .and_then(|mut st| st.execute([id]))
+                .map_err(err)?;
+        }
+        tx.commit().map_err(err)
+    }
+
+    fn delete_unjoined(&mut self, created_before: u64) -> Result<Vec<String>, String> {
+        let tx = self.db.unchecked_transaction().map_err(err)?;
+        let rooms = {
+            let mut st = tx
+                .prepare_cached(
+                    "SELECT key, id FROM rooms WHERE joined = 0 AND created < ?1 LIMIT ?2",
+                )
+                .map_err(err)?;
+            let rows = st
+                .query_map(params![created_before as i64, DELETE_AT_ONCE], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
+                .map_err(err)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(err)?
+        };
+        for (key, _) in &rooms {
+            tx.execute("DELETE FROM events WHERE room = ?1", [key])
+                .map_err(err)?;
+            tx.execute("DELETE FROM rooms WHERE key = ?1", [key])
+                .map_err(err)?;
+        }
+        tx.commit().map_err(err)?;
+        Ok(rooms.into_iter().map(|(_, id)| id).collect())
     }
 
     fn load(&mut self, id: &str) -> Result<Option<StoredRoom>, String> {

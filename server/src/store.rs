@@ -19,4 +19,9 @@ pub trait Store: Send {
     /// One room (`None`: no such room), when a request wants a room that
     /// was let go from memory.
     fn load(&mut self, id: &str) -> Result<Option<StoredRoom>, String>;
+    /// Deletes the rooms made before `created_before` (Unix ms) whose second
+    /// seat was never taken (one `Seat` event: the creator's), with their
+    /// events; returns their ids. It may delete only some of them in one
+    /// call (the rest on the next).
+    fn delete_unjoined(&mut self, created_before: u64) -> Result<Vec<String>, String>;
 }

@@ -1,27 +1,18 @@
-//! The rooms wire format (docs/rooms.md): client messages parsed into
-//! types, and the JSON the server sends. Nothing here touches a socket.
+//! The rooms wire (docs/rooms.md) between its types, written once in
+//! `mollett::rooms::wire`, and the room's: a client's message into a room
+//! command, a room into the `State` every client reads, and the frames.
+//! Nothing here touches a socket.
 
-use crate::event::color_name;
+use crate::ids;
 use crate::room::{discs, Command, Millis, Room, RoomError, Status};
+use mollett::rooms::wire::{
+    ByColour, ClaimTime, ClientIn, ClientOut, Clock, GameResult, Offer, Seat, SeatPresence, Side,
+    State, Takeback,
+};
 use mollett::{Color, Move, Variant};
-use serde::Deserialize;
-use serde_json::{json, Value};
 
 /// A frame's text may not be longer than this (bytes).
 pub const MAX_FRAME: usize = 4096;
-
-/// What a client may send.
-#[derive(Debug, PartialEq, Eq, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
-pub enum ClientMsg {
-    Hello { token: Option<String> },
-    Move { square: String, ply: usize },
-    Undo,
-    UndoAnswer { accept: bool },
-    Resign,
-    Rematch,
-    Ping,
-}
 
 /// A wire error: `code` and words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +31,10 @@ impl WireError {
 
     /// The error frame.
     pub fn frame(&self) -> String {
-        json!({"type": "error", "code": self.code, "message": self.message}).to_string()
+        frame(&ClientOut::Error {
+            code: self.code.to_string(),
+            message: self.message.clone(),
+        })
     }
 }
 
@@ -50,15 +44,20 @@ impl From<RoomError> for WireError {
     }
 }
 
+/// One frame's text.
+pub fn frame(msg: &ClientOut) -> String {
+    serde_json::to_string(msg).expect("the wire's types serialise")
+}
+
 /// Reads one text frame.
-pub fn parse(text: &str) -> Result<ClientMsg, WireError> {
+pub fn parse(text: &str) -> Result<ClientIn, WireError> {
     serde_json::from_str(text).map_err(|e| WireError::new("bad-message", e.to_string()))
 }
 
 /// The room command a game message asks for (`None` for hello and ping).
-pub fn command(msg: &ClientMsg) -> Result<Option<Command>, WireError> {
+pub fn command(msg: &ClientIn) -> Result<Option<Command>, WireError> {
     Ok(Some(match msg {
-        ClientMsg::Move { square, ply } => Command::Move {
+        ClientIn::Move { square, ply } => Command::Move {
             square: square.parse().map_err(|_| {
                 WireError::new(
                     "illegal-move",
@@ -67,11 +66,19 @@ pub fn command(msg: &ClientMsg) -> Result<Option<Command>, WireError> {
             })?,
             ply: *ply,
         },
-        ClientMsg::Undo => Command::Undo,
-        ClientMsg::UndoAnswer { accept } => Command::UndoAnswer { accept: *accept },
-        ClientMsg::Resign => Command::Resign,
-        ClientMsg::Rematch => Command::Rematch,
-        ClientMsg::Hello { .. } | ClientMsg::Ping => return Ok(None),
+        ClientIn::Undo => Command::Undo,
+        ClientIn::UndoAnswer { accept } => Command::UndoAnswer { accept: *accept },
+        ClientIn::Resign => Command::Resign,
+        ClientIn::Rematch => Command::Rematch,
+        ClientIn::Name { name } => Command::Name { name: name.clone() },
+        ClientIn::Draw => Command::Draw,
+        ClientIn::DrawAnswer { accept } => Command::DrawAnswer { accept: *accept },
+        ClientIn::Abort => Command::Abort,
+        ClientIn::Claim => Command::Claim,
+        ClientIn::Transfer => Command::Transfer {
+            token: ids::random_id(),
+        },
+        ClientIn::Hello { .. } | ClientIn::Ping => return Ok(None),
     }))
 }
 
@@ -83,22 +90,37 @@ pub struct Presence {
     pub spectators: usize,
 }
 
-/// A seat's wire name: `black`, `white` or `spectator`.
-pub fn seat_name(seat: Option<Color>) -> &'static str {
-    seat.map_or("spectator", color_name)
+pub fn side(c: Color) -> Side {
+    match c {
+        Color::Black => Side::Black,
+        Color::White => Side::White,
+    }
 }
 
-fn by_color<T: serde::Serialize>(v: [T; 2]) -> Value {
+/// A connection's seat on the wire.
+pub fn seat(seat: Option<Color>) -> Seat {
+    match seat {
+        Some(Color::Black) => Seat::Black,
+        Some(Color::White) => Seat::White,
+        None => Seat::Spectator,
+    }
+}
+
+fn by_color<T>(v: [T; 2]) -> ByColour<T> {
     let [black, white] = v;
-    json!({"black": black, "white": white})
+    ByColour { black, white }
 }
 
-/// The `State` object as of `now` (no tokens in it).
-pub fn state(room: &Room, presence: Presence, now: Millis) -> Value {
+fn squares(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(|m| m.to_string()).collect()
+}
+
+/// The `State` as of `now` (no tokens in it).
+pub fn state(room: &Room, presence: Presence, now: Millis) -> State {
     let pos = room.game.position();
     let status = room.status();
-    let to_move = (status != Status::Over).then(|| color_name(pos.side));
-    let legal: Vec<String> = if status == Status::Over {
+    let over = status == Status::Over;
+    let legal = if over {
         Vec::new()
     } else {
         pos.legal_moves()
@@ -107,67 +129,75 @@ pub fn state(room: &Room, presence: Presence, now: Millis) -> Value {
             .map(|s| s.to_string())
             .collect()
     };
-    let seats = by_color(
-        [0, 1].map(|i| json!({"taken": room.seats[i].is_some(), "online": presence.online[i]})),
-    );
+    let seats = by_color([0, 1].map(|i| SeatPresence {
+        taken: room.seats[i].is_some(),
+        online: presence.online[i],
+        name: room.names[i].clone(),
+    }));
     let clock = room.clock.map(|c| {
         let left = [Color::Black, Color::White].map(|col| c.left_at(col, pos.side, now));
-        json!({
-            "black_ms": left[0], "white_ms": left[1], "increment_ms": c.spec.increment_ms,
-            "running": c.since.filter(|_| status == Status::Playing).map(|_| color_name(pos.side)),
-        })
+        Clock {
+            black_ms: left[0],
+            white_ms: left[1],
+            increment_ms: c.spec.increment_ms,
+            running: c
+                .since
+                .filter(|_| status == Status::Playing)
+                .map(|_| side(pos.side)),
+        }
     });
-    let result = room.result.map(|r| {
-        json!({"winner": r.winner.map(color_name), "black": r.discs[0], "white": r.discs[1],
-               "reason": r.reason.name()})
-    });
-    let rematch: Vec<&str> = [Color::Black, Color::White]
-        .into_iter()
-        .filter(|c| room.rematch[c.index()])
-        .map(color_name)
-        .collect();
-    let status_name = match status {
-        Status::Waiting => "waiting",
-        Status::Playing => "playing",
-        Status::Over => "over",
-    };
-    json!({
-        "room": room.spec.id,
-        "variant": room.spec.variant.name(),
-        "game": room.game_no,
-        "moves": room.game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        "board": &pos.to_obf()[..64],
-        "to_move": to_move,
-        "legal": legal,
-        "discs": by_color(discs(pos)),
-        "supply": (room.spec.variant == Variant::Classic).then(|| by_color(pos.supply)),
-        "seats": seats,
-        "spectators": presence.spectators,
-        "undo": room.undo.map(|c| json!({"by": color_name(c)})),
-        "takeback": room.takeback.as_ref().map(|(by, gone)| json!({
-            "by": color_name(*by),
-            "moves": gone.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        })),
-        "rematch": rematch,
-        "clock": clock,
-        "status": status_name,
-        "result": result,
+    State {
+        room: room.spec.id.clone(),
+        variant: room.spec.variant.name().to_string(),
+        game: room.game_no,
+        moves: squares(room.game.moves()),
+        board: pos.to_obf()[..64].to_string(),
+        to_move: (!over).then(|| side(pos.side)),
+        legal,
+        discs: by_color(discs(pos)),
+        supply: (room.spec.variant == Variant::Classic)
+            .then(|| by_color(pos.supply.map(u32::from))),
+        seats,
+        spectators: presence.spectators as u32,
+        undo: room.undo.map(|c| Offer { by: side(c) }),
+        takeback: room.takeback.as_ref().map(|(by, gone)| Takeback {
+            by: side(*by),
+            moves: squares(gone),
+        }),
+        draw: room.draw.map(|c| Offer { by: side(c) }),
+        claim: room.claim_from().map(|(by, from)| ClaimTime {
+            by: side(by),
+            in_ms: from.saturating_sub(now),
+        }),
+        rematch: [Color::Black, Color::White]
+            .into_iter()
+            .filter(|c| room.rematch[c.index()])
+            .map(side)
+            .collect(),
+        clock,
+        status,
+        result: room.result.map(|r| GameResult {
+            winner: r.winner.map(side),
+            black: r.discs[0],
+            white: r.discs[1],
+            reason: r.reason,
+        }),
+    }
+}
+
+/// `{"type":"state",...}` for a connection in `seat`.
+pub fn state_frame(state: &State, seat_of: Option<Color>) -> String {
+    frame(&ClientOut::State {
+        seat: seat(seat_of),
+        state: state.clone(),
     })
 }
 
-/// `{"type":"state",...}` for one connection, from the state serialised once.
-pub fn state_frame(state: &str, seat: Option<Color>) -> String {
-    format!(
-        r#"{{"type":"state","seat":"{}","state":{state}}}"#,
-        seat_name(seat)
-    )
-}
-
 /// The answer to hello; `token` only when a seat was newly taken.
-pub fn welcome_frame(state: &str, seat: Option<Color>, token: Option<&str>) -> String {
-    let token = serde_json::to_string(&token).expect("a string serialises");
-    format!(
-        r#"{{"type":"welcome","seat":"{}","token":{token},"state":{state}}}"#,
-        seat_name(seat)
-    )
+pub fn welcome_frame(state: &State, seat_of: Option<Color>, token: Option<&str>) -> String {
+    frame(&ClientOut::Welcome {
+        seat: seat(seat_of),
+        token: token.map(str::to_string),
+        state: state.clone(),
+    })
 }

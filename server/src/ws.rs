@@ -4,8 +4,9 @@
 
 use crate::hub::{Hub, QUEUE};
 use crate::limits::Bucket;
-use crate::wire::{self, ClientMsg, WireError, MAX_FRAME};
+use crate::wire::{self, WireError, MAX_FRAME};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use mollett::rooms::wire::{ClientIn, ClientOut};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -143,11 +144,11 @@ fn answer(hub: &Hub, id: &str, phase: &mut Phase, text: &str) -> Vec<String> {
         Ok(m) => m,
         Err(e) => return vec![e.frame()],
     };
-    if msg == ClientMsg::Ping {
-        return vec![r#"{"type":"pong"}"#.to_string()];
+    if msg == ClientIn::Ping {
+        return vec![wire::frame(&ClientOut::Pong)];
     }
     match (std::mem::replace(phase, Phase::Gone), msg) {
-        (Phase::Greeting(tx), ClientMsg::Hello { token }) => match hub.connect(id, token, tx) {
+        (Phase::Greeting(tx), ClientIn::Hello { token }) => match hub.connect(id, token, tx) {
             Ok(j) => {
                 *phase = Phase::In(j.conn);
                 vec![j.welcome]
@@ -159,16 +160,16 @@ fn answer(hub: &Hub, id: &str, phase: &mut Phase, text: &str) -> Vec<String> {
             *phase = Phase::Greeting(tx);
             vec![WireError::new("bad-message", "the first message must be hello").frame()]
         }
-        (Phase::In(n), ClientMsg::Hello { .. }) => {
+        (Phase::In(n), ClientIn::Hello { .. }) => {
             *phase = Phase::In(n);
             vec![WireError::new("bad-message", "hello was already said").frame()]
         }
         (Phase::In(n), msg) => {
             *phase = Phase::In(n);
             let result = wire::command(&msg)
-                .and_then(|cmd| cmd.map_or(Ok(()), |cmd| hub.command(id, n, cmd)));
+                .and_then(|cmd| cmd.map_or(Ok(None), |cmd| hub.command(id, n, cmd)));
             match result {
-                Ok(()) => Vec::new(),
+                Ok(reply) => reply.into_iter().collect(),
                 Err(e) => {
                     let mut out = vec![e.frame()];
                     // A stale board gets the current state at once.

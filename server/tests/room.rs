@@ -3,8 +3,8 @@
 //! rematch; every refused request changes nothing.
 
 use mollett::{Color, Move, Position, Square, Variant};
-use mollett_server::event::{ClockSpec, Event, Reason, RoomSpec};
-use mollett_server::room::{Command, Joined, Room, RoomError, Status};
+use mollett_server::event::{ClockSpec, Event, RoomSpec};
+use mollett_server::room::{Command, Joined, Reason, Room, RoomError, Status};
 
 const B: Option<Color> = Some(Color::Black);
 const W: Option<Color> = Some(Color::White);
@@ -46,7 +46,7 @@ impl Table {
     /// Sends a command; on refusal checks that nothing changed.
     fn send(&mut self, actor: Option<Color>, cmd: Command) -> Result<(), RoomError> {
         let before = self.room.clone();
-        match self.room.handle(actor, cmd, self.now) {
+        match self.room.handle(actor, cmd.clone(), self.now) {
             Ok(e) => {
                 self.apply(e);
                 Ok(())
@@ -161,8 +161,8 @@ fn refused_moves_change_nothing() {
         square: sq("f5"),
         ply: 0,
     };
-    assert_eq!(t.send(None, f5), Err(RoomError::NoSeat));
-    assert_eq!(t.send(W, f5), Err(RoomError::NotYourTurn));
+    assert_eq!(t.send(None, f5.clone()), Err(RoomError::NoSeat));
+    assert_eq!(t.send(W, f5.clone()), Err(RoomError::NotYourTurn));
     assert_eq!(
         t.send(
             B,
@@ -193,10 +193,10 @@ fn refused_moves_change_nothing() {
         ),
         Err(RoomError::IllegalMove)
     );
-    assert_eq!(t.send(B, f5), Ok(()));
+    assert_eq!(t.send(B, f5.clone()), Ok(()));
     // The same click twice: the second is stale, not a move for white.
-    assert_eq!(t.send(B, f5), Err(RoomError::NotYourTurn));
-    assert_eq!(t.send(W, f5), Err(RoomError::Stale));
+    assert_eq!(t.send(B, f5.clone()), Err(RoomError::NotYourTurn));
+    assert_eq!(t.send(W, f5.clone()), Err(RoomError::Stale));
     assert_eq!(t.moves(), "f5");
 }
 
@@ -302,7 +302,12 @@ fn classic_opens_with_four_free_centre_placements_and_counts_supplies() {
     let pos = t.room.game.position();
     assert_eq!(pos.supply, [30, 30]);
     assert_eq!(pos.discs_of(Color::Black).count_ones(), 2);
-    let state = mollett_server::wire::state(&t.room, Default::default(), t.now);
+    let state = serde_json::to_value(mollett_server::wire::state(
+        &t.room,
+        Default::default(),
+        t.now,
+    ))
+    .unwrap();
     assert_eq!(
         state["supply"],
         serde_json::json!({"black": 30, "white": 30})
@@ -440,7 +445,12 @@ fn a_takeback_gives_the_asker_the_move_with_their_own_last_move_gone() {
         ("f5 d6", Color::Black)
     );
     assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
-    let state = mollett_server::wire::state(&t.room, Default::default(), t.now);
+    let state = serde_json::to_value(mollett_server::wire::state(
+        &t.room,
+        Default::default(),
+        t.now,
+    ))
+    .unwrap();
     assert_eq!(
         state["takeback"],
         serde_json::json!({"by": "black", "moves": ["c3"]})
@@ -555,4 +565,202 @@ fn the_clock_runs_for_the_side_to_move_and_its_flag_ends_the_game() {
 fn no_clock_no_flag() {
     let t = Table::new(Variant::Modern, None);
     assert_eq!((t.room.flag(u64::MAX), t.room.flag_due()), (None, None));
+}
+
+#[test]
+fn names_are_checked_stored_and_follow_their_seat() {
+    let mut t = Table::new(Variant::Modern, None);
+    let name = |s: &str| Command::Name { name: s.into() };
+    assert_eq!(t.send(None, name("Eve")), Err(RoomError::NoSeat));
+    // 25 characters (one of them two bytes), a line break, an escape: refused.
+    assert_eq!(
+        t.send(B, name(&format!("é{}", "a".repeat(24)))),
+        Err(RoomError::BadName)
+    );
+    assert_eq!(t.send(B, name("Ann\nBob")), Err(RoomError::BadName));
+    assert_eq!(t.send(B, name("\u{1b}[2J")), Err(RoomError::BadName));
+    t.send(B, name(&format!("  é{}  ", "a".repeat(23))))
+        .unwrap();
+    assert_eq!(
+        t.room.names[0].as_deref(),
+        Some(format!("é{}", "a".repeat(23)).as_str())
+    );
+    t.send(W, name("<b>Bob</b>")).unwrap(); // text: the page shows it as it is
+    assert_eq!(
+        t.send(W, name("<b>Bob</b>")),
+        Err(RoomError::BadName),
+        "the same name again"
+    );
+    t.send(B, name("")).unwrap();
+    assert_eq!(t.room.names[0], None, "an empty name clears it");
+    // Names follow the tokens through a rematch's colour swap.
+    t.send(B, name("Ann")).unwrap();
+    t.send(B, Command::Resign).unwrap();
+    t.send(B, Command::Rematch).unwrap();
+    t.send(W, Command::Rematch).unwrap();
+    assert_eq!(t.room.seat_of(Some("tb")), W);
+    assert_eq!(
+        t.room.names,
+        [Some("<b>Bob</b>".into()), Some("Ann".into())]
+    );
+    assert_eq!(
+        t.room.past[0].names,
+        [Some("Ann".into()), Some("<b>Bob</b>".into())]
+    );
+    // Each seat renames itself at most NAME_CHANGES times a game.
+    for i in 0..mollett_server::room::NAME_CHANGES {
+        t.send(B, name(&format!("n{i}"))).unwrap();
+    }
+    assert_eq!(t.send(B, name("one more")), Err(RoomError::TooMany));
+    assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
+}
+
+#[test]
+fn a_draw_is_offered_declined_and_accepted() {
+    let mut t = Table::new(Variant::Modern, None);
+    assert_eq!(
+        t.send(B, Command::DrawAnswer { accept: true }),
+        Err(RoomError::NoDraw)
+    );
+    t.send(B, Command::Draw).unwrap();
+    assert_eq!(t.room.draw, B);
+    assert_eq!(
+        t.send(B, Command::Draw),
+        Err(RoomError::NoDraw),
+        "offered already"
+    );
+    assert_eq!(
+        t.send(B, Command::DrawAnswer { accept: true }),
+        Err(RoomError::NoDraw),
+        "one's own"
+    );
+    assert_eq!(
+        t.send(None, Command::DrawAnswer { accept: true }),
+        Err(RoomError::NoSeat)
+    );
+    t.send(W, Command::DrawAnswer { accept: false }).unwrap();
+    assert_eq!((t.room.draw, t.room.status()), (None, Status::Playing));
+    // The offer stands through the offerer's own move; the other's move declines it.
+    t.send(B, Command::Draw).unwrap();
+    t.play("f5").unwrap();
+    assert_eq!(t.room.draw, B);
+    t.play("d6").unwrap();
+    assert_eq!(t.room.draw, None);
+    // A third offer is the last; offering while the other's offer stands accepts it.
+    t.send(B, Command::Draw).unwrap();
+    t.send(W, Command::DrawAnswer { accept: false }).unwrap();
+    assert_eq!(t.send(B, Command::Draw), Err(RoomError::TooMany));
+    t.send(W, Command::Draw).unwrap();
+    t.send(B, Command::Draw).unwrap();
+    let r = t.room.result.unwrap();
+    assert_eq!((r.winner, r.reason), (None, Reason::Agreement));
+    assert_eq!(t.room.status(), Status::Over);
+    assert_eq!(t.send(W, Command::Draw), Err(RoomError::GameOver));
+    assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
+}
+
+#[test]
+fn abort_before_both_sides_have_placed_a_disc() {
+    let clock = ClockSpec {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut t = Table::new(Variant::Modern, Some(clock));
+    t.play("f5").unwrap();
+    t.now += 5_000;
+    // White has not moved: either side may abort.
+    t.send(B, Command::Abort).unwrap();
+    let r = t.room.result.unwrap();
+    assert_eq!((r.winner, r.reason), (None, Reason::Aborted));
+    assert_eq!(t.room.flag_due(), None, "the clock stops");
+    assert_eq!(t.room.clock.unwrap().left_ms, [60_000, 55_000]);
+    let mut t = Table::new(Variant::Modern, None);
+    t.play("f5").unwrap();
+    t.play("d6").unwrap();
+    assert_eq!(t.send(W, Command::Abort), Err(RoomError::NoAbort));
+    assert_eq!(t.send(None, Command::Abort), Err(RoomError::NoSeat));
+    // A takeback back to one side's first move makes it abortable again.
+    t.send(W, Command::Undo).unwrap();
+    t.send(B, Command::UndoAnswer { accept: true }).unwrap();
+    t.send(W, Command::Abort).unwrap();
+    assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
+}
+
+#[test]
+fn the_one_who_stayed_claims_after_the_other_has_been_away_long_enough() {
+    let mut t = Table::new(Variant::Modern, None);
+    t.play("f5").unwrap();
+    let after = t.room.claim_after;
+    assert_eq!(after, 60_000, "the documented minute");
+    // White's connection went at 2 s, before it moved: the game can be
+    // aborted, not claimed.
+    t.room.away_since = [None, Some(2_000)];
+    assert_eq!(t.room.claim_from(), None);
+    t.room.away_since = [None, None];
+    t.play("d6").unwrap();
+    assert_eq!(
+        t.send(B, Command::Claim),
+        Err(RoomError::NoClaim),
+        "both online"
+    );
+    // Once both have moved, black may claim from 62 s.
+    t.room.away_since = [None, Some(2_000)];
+    assert_eq!(t.room.claim_from(), Some((Color::Black, 62_000)));
+    t.now = 61_999;
+    assert_eq!(
+        t.send(B, Command::Claim),
+        Err(RoomError::NoClaim),
+        "too early"
+    );
+    t.now = 62_000;
+    assert_eq!(
+        t.send(W, Command::Claim),
+        Err(RoomError::NoClaim),
+        "the one away"
+    );
+    t.send(B, Command::Claim).unwrap();
+    let r = t.room.result.unwrap();
+    assert_eq!((r.winner, r.reason), (B, Reason::Left));
+    assert_eq!(t.room.claim_from(), None, "over");
+    // Both away: nobody to claim.
+    let mut t = Table::new(Variant::Modern, None);
+    t.room.away_since = [Some(0), Some(0)];
+    t.now = 1_000_000;
+    assert_eq!(t.room.claim_from(), None);
+    assert_eq!(t.send(B, Command::Claim), Err(RoomError::NoClaim));
+}
+
+#[test]
+fn a_transfer_link_moves_a_seat_once_and_retires_the_old_token() {
+    use mollett_server::room::TRANSFER_VALID;
+    let mut t = Table::new(Variant::Modern, None);
+    let transfer = |s: &str| Command::Transfer { token: s.into() };
+    assert_eq!(t.send(None, transfer("x")), Err(RoomError::NoSeat));
+    t.send(B, transfer("link")).unwrap();
+    // Opened elsewhere: the seat gets a fresh token, the old one holds nothing.
+    let Joined::Take(e) = t.room.join(Some("link"), "tb2".into(), t.now + 1) else {
+        panic!("the link moves the seat")
+    };
+    t.apply(e);
+    assert_eq!(t.room.seat_of(Some("tb2")), B);
+    assert_eq!(t.room.seat_of(Some("tb")), None);
+    assert_eq!(t.room.join(Some("tb"), "z".into(), t.now), Joined::Watch);
+    assert_eq!(
+        t.room.join(Some("link"), "z".into(), t.now),
+        Joined::Watch,
+        "used once"
+    );
+    // A link unused past TRANSFER_VALID moves nothing.
+    t.send(W, transfer("late")).unwrap();
+    let late = t.now + TRANSFER_VALID;
+    assert_eq!(t.room.join(Some("late"), "z".into(), late), Joined::Watch);
+    assert!(matches!(
+        t.room.join(Some("late"), "z".into(), late - 1),
+        Joined::Take(_)
+    ));
+    for _ in 1..mollett_server::room::TRANSFER_ASKS {
+        t.send(W, transfer("again")).unwrap();
+    }
+    assert_eq!(t.send(W, transfer("more")), Err(RoomError::TooMany));
+    assert_eq!(Room::replay(t.room.spec.clone(), &t.events), t.room);
 }

@@ -6,7 +6,7 @@
 
 use super::connection::{RoomAddress, RoomConnection};
 use super::tls;
-use super::wire::{ClientIn, ClientOut, Reason, Side, State, Status};
+use super::wire::{ClientIn, ClientOut, Reason, Side, State, Status, NAME_MAX};
 use crate::rules::color::{Color, Variant};
 use crate::rules::position::Position;
 use crate::rules::square::Move;
@@ -84,11 +84,20 @@ impl RoomPlay {
             colour(side).name(variant),
             address.room
         );
+        // The seat is named after its engine (once; the name follows the
+        // seat through a rematch).
+        let name = seat_name(&self.engine.name);
+        if state.seats.get(side).name.as_deref() != Some(name.as_str()) {
+            conn.send(&ClientIn::Name { name });
+        }
         let mut told = Told::default();
-        // (game, ply) of the move sent and not yet seen in a state, and of
-        // the last undo request declined: each is sent once.
+        // (game, ply) of the move sent and not yet seen in a state, of the
+        // last undo request declined, of the last draw offer answered and
+        // of the claim sent: each is sent once.
         let mut sent: Option<(u32, usize)> = None;
         let mut declined: Option<(u32, usize)> = None;
+        let mut answered: Option<(u32, usize)> = None;
+        let mut claimed: Option<(u32, usize)> = None;
         loop {
             if state.status == Status::Over {
                 eprintln!("room-play: {}", result_line(&state, variant, colour(side)));
@@ -100,6 +109,25 @@ impl RoomPlay {
                 eprintln!("room-play: the other side asks to take back a move: declined (an engine's seat does not)");
                 conn.send(&ClientIn::UndoAnswer { accept: false });
                 declined = Some(turn);
+            }
+            if state.draw.is_some_and(|d| d.by != side) && answered != Some(turn) {
+                let accept = accepts_draw(told.value);
+                let value = told
+                    .value
+                    .map_or("no value".to_string(), |v| format!("its value {v:+.2}"));
+                eprintln!(
+                    "room-play: the other side offers a draw: {} ({value})",
+                    if accept { "accepted" } else { "declined" }
+                );
+                conn.send(&ClientIn::DrawAnswer { accept });
+                answered = Some(turn);
+            }
+            // The other seat has been offline for the server's claim time:
+            // the game is claimed rather than waited for without end.
+            if state.claim.is_some_and(|c| c.by == side && c.in_ms == 0) && claimed != Some(turn) {
+                eprintln!("room-play: the other side has left; the game is claimed");
+                conn.send(&ClientIn::Claim);
+                claimed = Some(turn);
             }
             let ours = state.status == Status::Playing && state.to_move == Some(side);
             if ours && sent != Some(turn) {
@@ -151,7 +179,12 @@ impl RoomPlay {
                     sent = None;
                     conn.rejoin()?
                 }
-                ClientOut::Pong => continue,
+                ClientOut::Pong | ClientOut::TransferLink { .. } => continue,
+                ClientOut::SeatMoved { .. } => {
+                    return Err(
+                        "the seat was moved to another device (a transfer link was opened)".into(),
+                    )
+                }
             };
             side = seat
                 .side()
@@ -206,15 +239,20 @@ impl RoomPlay {
             *told = Told {
                 game: Some(state.game),
                 moves: Vec::new(),
+                value: None,
             };
         }
         for (i, &mv) in moves.iter().enumerate().skip(told.moves.len()) {
             engine.tell(variant, ply_colour(i), mv).map_err(fail)?;
             told.moves.push(mv);
         }
-        let (reply, _) = engine
+        let (reply, value) = engine
             .genmove(&start, &moves, colour, time_left, limit)
             .map_err(fail)?;
+        told.value = match value {
+            Some(v) => Some(v),
+            None => engine.last_value(HANG).map_err(fail)?,
+        };
         if let Reply::Move(mv) = reply {
             // GTP's genmove plays the move in the engine's game too.
             told.moves.push(mv);
@@ -233,11 +271,34 @@ impl RoomPlay {
     }
 }
 
-/// What the engine has been told of the room's game.
+/// What the engine has been told of the room's game, and the value (discs,
+/// for the engine) of the last move it chose there.
 #[derive(Default)]
 struct Told {
     game: Option<u32>,
     moves: Vec<Move>,
+    value: Option<f64>,
+}
+
+/// room-play's answer to a draw offer: accepted when the engine's last
+/// move's value says it does not expect to win (0 discs or fewer); declined
+/// when it expects to win or has given no value yet.
+fn accepts_draw(value: Option<f64>) -> bool {
+    value.is_some_and(|v| v <= 0.0)
+}
+
+/// The engine's name as a seat's name: control characters dropped, cut to
+/// the wire's `NAME_MAX` characters.
+fn seat_name(engine: &str) -> String {
+    let name: String = engine
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(NAME_MAX)
+        .collect();
+    match name.trim() {
+        "" => "engine".to_string(),
+        n => n.to_string(),
+    }
 }
 
 fn colour(side: Side) -> Color {
@@ -272,6 +333,12 @@ fn result_line(state: &State, variant: Variant, played: Color) -> String {
         return "the game is over".to_string();
     };
     let second = Color::White.name(variant);
+    if r.reason == Reason::Aborted {
+        return format!(
+            "game aborted before both sides moved: no result; the engine played {}",
+            played.name(variant)
+        );
+    }
     let winner = match r.winner {
         Some(Side::Black) => "black wins".to_string(),
         Some(Side::White) => format!("{second} wins"),
@@ -281,6 +348,9 @@ fn result_line(state: &State, variant: Variant, played: Color) -> String {
         Reason::Resign => "by resignation",
         Reason::Time => "on time",
         Reason::End => "neither side can move",
+        Reason::Agreement => "by agreement",
+        Reason::Aborted => "aborted: no result",
+        Reason::Left => "the other side left",
     };
     format!(
         "game over: black {}, {second} {}: {winner} ({reason}); the engine played {}",

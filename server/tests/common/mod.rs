@@ -137,6 +137,15 @@ pub fn game_part(mut state: Value) -> Value {
     state
 }
 
+/// A frame from the server as JSON, once it has been read as the wire's
+/// typed `ClientOut` too: every frame of every test keeps to the contract.
+pub fn contract(text: &str) -> Value {
+    if let Err(e) = serde_json::from_str::<mollett::rooms::wire::ClientOut>(text) {
+        panic!("the server sent a frame outside the wire contract: {e}: {text}");
+    }
+    serde_json::from_str(text).unwrap()
+}
+
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
 }
@@ -188,7 +197,7 @@ impl Client {
                 .await
                 .expect("a frame in time");
             match msg {
-                Some(Ok(Message::Text(t))) => return Some(serde_json::from_str(&t).unwrap()),
+                Some(Ok(Message::Text(t))) => return Some(contract(&t)),
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
                 _ => continue,
             }
@@ -249,7 +258,7 @@ impl Client {
         loop {
             match tokio::time::timeout_at(end, self.ws.next()).await {
                 Err(_) => return Some(got),
-                Ok(Some(Ok(Message::Text(t)))) => got.push(serde_json::from_str(&t).unwrap()),
+                Ok(Some(Ok(Message::Text(t)))) => got.push(contract(&t)),
                 Ok(Some(Ok(Message::Close(_))) | None | Some(Err(_))) => return None,
                 Ok(_) => continue,
             }
