@@ -359,6 +359,9 @@ pub struct PatternSet {
     /// One entry per instance, in instance order.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) lookups: Vec<Lookup>,
+    /// The browser build's stand-in for `digit_values` (`rows::row_values`).
+    #[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub(super) row_values: Vec<[u16; super::rows::LANES]>,
 }
 
 fn square_symmetry(sq: u8, s: usize) -> u8 {
@@ -508,7 +511,6 @@ fn build(layout: &Layout) -> PatternSet {
     PatternSet {
         name: layout.name,
         patterns,
-        instances,
         full_offset,
         full_per_stage: full + entries,
         slot_offset,
@@ -519,6 +521,9 @@ fn build(layout: &Layout) -> PatternSet {
         checksum: checksum(layout),
         digit_values,
         lookups,
+        #[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+        row_values: super::rows::row_values(&instances),
+        instances,
     }
 }
 
