@@ -90,11 +90,15 @@ pub struct PatternEval {
     fast_cpu: bool,
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    test,
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 impl PatternEval {
-    /// The weights as the `fast` kernel reads them.
-    fn fast_weights(&self) -> fast::Weights<'_> {
-        fast::Weights {
+    /// The weights as the `fast` and `rows` kernels read them.
+    fn weights(&self) -> set::Weights<'_> {
+        set::Weights {
             set: self.set,
             stages: self.stages,
             tables: &self.tables,
@@ -168,10 +172,10 @@ impl PatternEval {
         #[cfg(target_arch = "x86_64")]
         if self.fast_cpu {
             // SAFETY: `fast_cpu` is true only when the CPU has the features `fast::raw` needs.
-            return unsafe { fast::raw(self.fast_weights(), pos) };
+            return unsafe { fast::raw(self.weights(), pos) };
         }
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return rows::raw(self, pos);
+        return rows::raw(self.weights(), pos);
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         self.raw_portable(pos)
     }
@@ -464,12 +468,12 @@ mod tests {
                 assert_eq!(portable.raw(pos), expect, "{}", pos.to_obf());
                 assert_eq!(eval.evaluate(pos), portable.evaluate(pos));
                 // The browser build's path, its vectors as arrays here.
-                assert_eq!(rows::raw(eval, pos), expect, "{}", pos.to_obf());
+                assert_eq!(rows::raw(eval.weights(), pos), expect, "{}", pos.to_obf());
                 #[cfg(target_arch = "x86_64")]
                 if fast_cpu {
                     // SAFETY: the CPU has the features (checked above).
                     assert_eq!(
-                        unsafe { fast::raw(eval.fast_weights(), pos) },
+                        unsafe { fast::raw(eval.weights(), pos) },
                         expect,
                         "{}",
                         pos.to_obf()
