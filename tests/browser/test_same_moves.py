@@ -10,6 +10,7 @@ node count.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -22,12 +23,21 @@ SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
 t = Failures()
 
 
+def node():
+    """Node from PATH, else the one Playwright for Python ships for its driver."""
+    found = shutil.which("node")
+    if found:
+        return found
+    import playwright
+    return os.path.join(os.path.dirname(playwright.__file__), "driver", "node")
+
+
 def main():
     wasm = os.path.join(SITE, "mollett.wasm")
     if not os.path.isfile(wasm):
         print(f"FAIL no {wasm}: run scripts/web/build.sh first")
         sys.exit(1)
-    run = subprocess.run(["node", os.path.join(ROOT, "scripts", "web", "same_moves.mjs"), wasm, MOLLETT, "8"],
+    run = subprocess.run([node(), os.path.join(ROOT, "scripts", "web", "same_moves.mjs"), wasm, MOLLETT, "8"],
                          capture_output=True, text=True, timeout=600)
     lines = run.stdout.splitlines()
     for variant in ("modern", "classic"):
