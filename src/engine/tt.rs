@@ -227,6 +227,16 @@ pub struct TranspositionTable {
     generation: AtomicU64,
 }
 
+/// `(key * n) >> 64` on 64-bit multiplications: WebAssembly has no 128-bit
+/// product (a `u128` one is a call to `__multi3`), and its `usize` is 32 bits.
+#[cfg(any(test, target_arch = "wasm32"))]
+#[inline(always)]
+fn mul_high_u32(key: u64, n: u32) -> u64 {
+    let n = n as u64;
+    // Below 2^64: (2^32 - 1)^2 + 2^32.
+    ((key >> 32) * n + (((key & 0xFFFF_FFFF) * n) >> 32)) >> 32
+}
+
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket). Where that
     /// much memory cannot be had, the largest power-of-two share of it that
@@ -292,7 +302,10 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot] {
         // Multiply-shift maps the key's high bits onto any bucket count.
+        #[cfg(not(target_arch = "wasm32"))]
         let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        #[cfg(target_arch = "wasm32")]
+        let i = mul_high_u32(key, self.buckets.len() as u32) as usize;
         &self.buckets[i].0
     }
 
@@ -400,6 +413,23 @@ pub fn available_memory() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_browser_builds_bucket_index_is_the_128_bit_products() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in [1u32, 2, 3, 1000, 1 << 20, 699_051, u32::MAX] {
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                assert_eq!(mul_high_u32(x, n), ((x as u128 * n as u128) >> 64) as u64);
+            }
+            assert_eq!(
+                mul_high_u32(u64::MAX, n),
+                ((u64::MAX as u128 * n as u128) >> 64) as u64
+            );
+        }
+    }
 
     #[test]
     fn stores_and_probes_round_trip() {

@@ -17,6 +17,15 @@ const AXES: [(u32, u64); 4] = [
 /// Squares where `player` may move against `opponent` (Othello bracketing rule).
 #[inline(always)]
 pub fn moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return moves_x2(player, opponent);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    moves_scalar(player, opponent)
+}
+
+/// [`moves`] on `u64`s, one axis after another.
+#[inline(always)]
+pub fn moves_scalar(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
     let mut moves = 0;
     for &(s, mask) in &AXES {
@@ -37,6 +46,42 @@ pub fn moves(player: u64, opponent: u64) -> u64 {
         moves |= f >> s;
     }
     moves & empty
+}
+
+/// [`moves`] for WebAssembly `simd128` (the browser build has no AVX2):
+/// lane 0 holds the board, lane 1 its mirror top to bottom, where a shift up
+/// the board is a shift down the real one. So the shifts by 8, 7 and 9 serve
+/// six directions (+8 and -8, +7 and -9, +9 and -7), Kogge-Stone style as
+/// Edax's SSE code does; the row's two directions stay on `u64`s.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub fn moves_x2(player: u64, opponent: u64) -> u64 {
+    use super::lanes::X2;
+    let p = X2::mirrored(player);
+    let o = X2::mirrored(opponent);
+    let o_inner = o.and(X2::splat(NOT_EDGE_COLS));
+    let mut vertical = X2::splat(0);
+    for (s, o) in [(8, o), (7, o_inner), (9, o_inner)] {
+        let mut f = o.and(p.shl(s));
+        f = f.or(o.and(f.shl(s)));
+        let pre = o.and(o.shl(s));
+        f = f.or(pre.and(f.shl(2 * s)));
+        f = f.or(pre.and(f.shl(2 * s)));
+        vertical = vertical.or(f.shl(s));
+    }
+    let o = opponent & NOT_EDGE_COLS;
+    let mut l = o & (player << 1);
+    let mut r = o & (player >> 1);
+    l |= o & (l << 1);
+    r |= o & (r >> 1);
+    let pre_l = o & (o << 1);
+    let pre_r = pre_l >> 1;
+    l |= pre_l & (l << 2);
+    r |= pre_r & (r >> 2);
+    l |= pre_l & (l << 2);
+    r |= pre_r & (r >> 2);
+    // Lane 1 mirrored back before the lanes are joined.
+    (vertical.mirror_high().or_lanes() | l << 1 | r >> 1) & !(player | opponent)
 }
 
 /// Rays from each square: `[sq][d]` for the directions of `DIRS`, the square itself excluded.
@@ -85,6 +130,15 @@ const fn make_rays() -> [[u64; 8]; 64] {
 /// it flip. Branch-free; `leading_zeros` is one instruction with `lzcnt`.
 #[inline(always)]
 pub fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return flips_x2(player, opponent, sq);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    flips_scalar(player, opponent, sq)
+}
+
+/// [`flips`] on `u64`s, one ray after another.
+#[inline(always)]
+pub fn flips_scalar(player: u64, opponent: u64, sq: u32) -> u64 {
     let rays = &RAYS[sq as usize];
     let mut flipped = 0;
     for &mask in &rays[..4] {
@@ -100,6 +154,52 @@ pub fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
     }
     flipped
 }
+
+/// [`flips`] for WebAssembly `simd128`: as [`moves_x2`], lane 1 holds the
+/// board mirrored top to bottom, where the rays S, SE and SW from `sq` are the
+/// rays N, NE and NW from `sq ^ 56`; so six rays take the lowest-bit way of
+/// the rays towards higher bits, two to a vector. The row's two stay on `u64`s.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub fn flips_x2(player: u64, opponent: u64, sq: u32) -> u64 {
+    use super::lanes::X2;
+    let rays = &RAYS_X2[sq as usize];
+    let (p, o) = (X2::mirrored(player), X2::mirrored(opponent));
+    let mut f = X2::splat(0);
+    for ray in rays {
+        let mask = X2::load(ray);
+        let e = mask.and_not(o);
+        let out = e.and(e.neg()).and(p);
+        // `out - 1` below the outflanking disc, nothing where there is none.
+        f = f.or(out.add(out.nonzero()).and(mask));
+    }
+    let [east, _, _, _, west, ..] = RAYS[sq as usize];
+    let e = east & !opponent;
+    let out = e & e.wrapping_neg() & player;
+    let mut row = out.wrapping_sub((out != 0) as u64) & east;
+    let e = west & !opponent;
+    let out = (0x8000_0000_0000_0000u64 >> (e | 1).leading_zeros()) & player & west;
+    row |= out.wrapping_neg().wrapping_shl(1) & west;
+    f.mirror_high().or_lanes() | row
+}
+
+/// `[sq][k]`: ray N, NE, NW (k = 0, 1, 2) from `sq`, and the same ray from
+/// `sq ^ 56` (the square on the board mirrored top to bottom).
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+static RAYS_X2: [[[u64; 2]; 3]; 64] = {
+    let rays = make_rays();
+    let mut t = [[[0u64; 2]; 3]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut k = 0;
+        while k < 3 {
+            t[sq][k] = [rays[sq][k + 1], rays[sq ^ 56][k + 1]];
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+};
 
 /// Discs flipped when `player` places on `sq`, the board's one empty square
 /// (every other square not the player's is the opponent's): the last move of
@@ -461,6 +561,8 @@ mod tests {
                 if (p | o) >> sq & 1 == 0 {
                     let f = flips_ref(p, o, sq);
                     assert_eq!(flips(p, o, sq), f);
+                    assert_eq!(flips_scalar(p, o, sq), f);
+                    assert_eq!(flips_x2(p, o, sq), f);
                     #[cfg(target_arch = "x86_64")]
                     if std::is_x86_feature_detected!("avx2") {
                         assert_eq!(unsafe { avx2::flips(p, o, sq) }, f);
@@ -477,6 +579,8 @@ mod tests {
                 }
             }
             assert_eq!(moves(p, o), expect);
+            assert_eq!(moves_scalar(p, o), expect);
+            assert_eq!(moves_x2(p, o), expect);
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2") {
                 assert_eq!(unsafe { avx2::moves(p, o) }, expect);

@@ -12,6 +12,8 @@ pub mod cpu;
 pub mod game;
 pub mod geometry;
 pub mod ggf;
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+pub mod lanes;
 pub mod moveline;
 pub mod obf;
 pub mod perft;

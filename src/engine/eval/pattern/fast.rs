@@ -4,7 +4,7 @@
 //! in `crate::rules::cpu`.
 
 use super::features::{count_weights, features_with};
-use super::set::{stage_of, Lookup, PatternSet, GLOBALS};
+use super::set::{stage_of, Lookup, PatternSet, Weights, GLOBALS};
 use crate::rules::position::Position;
 use std::arch::x86_64::_pext_u64;
 
@@ -35,16 +35,6 @@ pub unsafe fn instance_indices(set: &PatternSet, pos: &Position, out: &mut [u32]
     for (l, o) in set.lookups.iter().zip(out.iter_mut()) {
         *o = index(&set.digit_values, l, pos.player, pos.opponent) as u32;
     }
-}
-
-/// A weight set as [`raw`] reads it: the stage count, the configuration
-/// tables and the global weights (`PatternEval`'s fields, lent).
-#[derive(Clone, Copy)]
-pub struct Weights<'a> {
-    pub set: &'a PatternSet,
-    pub stages: usize,
-    pub tables: &'a [i16],
-    pub globals: &'a [i16],
 }
 
 /// Same as `PatternEval::raw_portable`.

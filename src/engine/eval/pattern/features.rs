@@ -9,6 +9,10 @@ use crate::rules::position::Position;
 
 /// Squares' ternary contents: 0 empty, 1 side to move, 2 opponent.
 #[inline]
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
 pub(super) fn ternary_board(pos: &Position) -> [u8; 64] {
     let mut t = [0u8; 64];
     let (p, o) = (pos.player, pos.opponent);
@@ -19,6 +23,10 @@ pub(super) fn ternary_board(pos: &Position) -> [u8; 64] {
 }
 
 /// [`super::instance_indices`] square by square, for CPUs without BMI2.
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
 pub(super) fn instance_indices_portable(set: &PatternSet, pos: &Position, out: &mut [u32]) {
     let t = ternary_board(pos);
     for (inst, o) in set.instances.iter().zip(out.iter_mut()) {

@@ -25,12 +25,15 @@
 //! Here: [`PatternEval`], the evaluator, and [`instance_indices`]. The
 //! pattern set, its definitions and the stages are in `set`, what is read
 //! off a position (instance indices, global features) in `features`, the
-//! BMI2 fast path in `fast`, and the weight file in `weights`; their public
+//! BMI2 fast path in `fast`, the browser build's (WebAssembly `simd128`)
+//! in `rows`, and the weight file in `weights`; their public
 //! items are re-exported here.
 
 #[cfg(target_arch = "x86_64")]
 mod fast;
 mod features;
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+mod rows;
 mod set;
 mod weights;
 
@@ -46,7 +49,13 @@ pub use weights::{
 use super::evaluator::{Evaluator, SigmaModel, EVAL_LIMIT, UNITS_PER_DISC};
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
-use features::{count_weights, instance_indices_portable, ternary_board};
+use features::{count_weights, ternary_board};
+// The browser build's `rows` takes its place (it stays the tests' reference).
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(unused_imports)
+)]
+use features::instance_indices_portable;
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -60,6 +69,9 @@ pub fn instance_indices(set: &PatternSet, pos: &Position, out: &mut [u32]) {
         unsafe { fast::instance_indices(set, pos, out) };
         return;
     }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return rows::instance_indices(set, pos, out);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     instance_indices_portable(set, pos, out);
 }
 
@@ -78,11 +90,15 @@ pub struct PatternEval {
     fast_cpu: bool,
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    test,
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 impl PatternEval {
-    /// The weights as the `fast` kernel reads them.
-    fn fast_weights(&self) -> fast::Weights<'_> {
-        fast::Weights {
+    /// The weights as the `fast` and `rows` kernels read them.
+    fn weights(&self) -> set::Weights<'_> {
+        set::Weights {
             set: self.set,
             stages: self.stages,
             tables: &self.tables,
@@ -156,13 +172,20 @@ impl PatternEval {
         #[cfg(target_arch = "x86_64")]
         if self.fast_cpu {
             // SAFETY: `fast_cpu` is true only when the CPU has the features `fast::raw` needs.
-            return unsafe { fast::raw(self.fast_weights(), pos) };
+            return unsafe { fast::raw(self.weights(), pos) };
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return rows::raw(self.weights(), pos);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         self.raw_portable(pos)
     }
 
     /// [`PatternEval::raw`] square by square, for CPUs without BMI2 (and the
-    /// reference the fast path is tested against).
+    /// reference the fast paths are tested against).
+    #[cfg_attr(
+        all(target_arch = "wasm32", target_feature = "simd128"),
+        allow(dead_code)
+    )]
     fn raw_portable(&self, pos: &Position) -> i32 {
         let set = self.set;
         let discs = (pos.player | pos.opponent).count_ones();
@@ -444,11 +467,13 @@ mod tests {
                 assert_eq!(eval.raw(pos), expect, "{}", pos.to_obf());
                 assert_eq!(portable.raw(pos), expect, "{}", pos.to_obf());
                 assert_eq!(eval.evaluate(pos), portable.evaluate(pos));
+                // The browser build's path, its vectors as arrays here.
+                assert_eq!(rows::raw(eval.weights(), pos), expect, "{}", pos.to_obf());
                 #[cfg(target_arch = "x86_64")]
                 if fast_cpu {
                     // SAFETY: the CPU has the features (checked above).
                     assert_eq!(
-                        unsafe { fast::raw(eval.fast_weights(), pos) },
+                        unsafe { fast::raw(eval.weights(), pos) },
                         expect,
                         "{}",
                         pos.to_obf()
@@ -474,6 +499,9 @@ mod tests {
             let mut got = [u32::MAX; MAX_INSTANCES];
             instance_indices(set, pos, &mut got[..n]);
             assert_eq!(got[..n], expect[..n], "{}", pos.to_obf());
+            let mut by_rows = [u32::MAX; MAX_INSTANCES];
+            rows::instance_indices(set, pos, &mut by_rows[..n]);
+            assert_eq!(by_rows[..n], expect[..n], "{}", pos.to_obf());
             let globals = global_features(pos);
             // The reference: mobility through `Position::moves`.
             let mobility = pos.moves().count_ones() as i32 - pos.pass().moves().count_ones() as i32;
@@ -523,6 +551,9 @@ mod tests {
                     + 2 * set.digit_values[l.digits as usize + (v ^ ((1 << inst.len) - 1)) as usize]
                         as u32;
                 assert_eq!(got, expect[k], "instance {k} subset {v:b}");
+                let mut by_rows = [u32::MAX; MAX_INSTANCES];
+                rows::instance_indices(set, &pos, &mut by_rows[..n]);
+                assert_eq!(by_rows[..n], expect[..n], "instance {k} subset {v:b}");
             }
         }
     }

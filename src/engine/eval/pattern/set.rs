@@ -326,6 +326,29 @@ pub(super) struct Lookup {
     pub(super) table: u32,
 }
 
+/// A weight set as the kernels (`fast::raw`, `rows::raw`) read it: the
+/// stage count, the configuration tables and the global weights
+/// (`PatternEval`'s fields, lent).
+#[derive(Clone, Copy)]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        test,
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    allow(dead_code)
+)]
+pub(super) struct Weights<'a> {
+    pub set: &'a PatternSet,
+    pub stages: usize,
+    pub tables: &'a [i16],
+    pub globals: &'a [i16],
+}
+
+/// Instances to a vector of [`PatternSet::row_values`].
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+pub(super) const LANES: usize = 8;
+
 /// A layout's patterns and instances, built once.
 pub struct PatternSet {
     /// The layout's name.
@@ -359,6 +382,15 @@ pub struct PatternSet {
     /// One entry per instance, in instance order.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(super) lookups: Vec<Lookup>,
+    /// The browser build's stand-in for `digit_values`: for board row `r`,
+    /// byte `b` (a colour's discs in that row) and group of [`LANES`]
+    /// instances `c`, entry `(r * 256 + b) * groups + c` holds each
+    /// instance's sum of the digit weights `3^(len - 1 - k)` of its squares
+    /// in `b` (`k`: the square's place in digit order). An instance's index
+    /// is the sum over rows of the side to move's entries plus twice the
+    /// opponent's (below `3^10`: `u16` lanes hold it). 196 KB for 46 instances.
+    #[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+    pub(super) row_values: Vec<[u16; LANES]>,
 }
 
 fn square_symmetry(sq: u8, s: usize) -> u8 {
@@ -508,7 +540,6 @@ fn build(layout: &Layout) -> PatternSet {
     PatternSet {
         name: layout.name,
         patterns,
-        instances,
         full_offset,
         full_per_stage: full + entries,
         slot_offset,
@@ -519,7 +550,27 @@ fn build(layout: &Layout) -> PatternSet {
         checksum: checksum(layout),
         digit_values,
         lookups,
+        #[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+        row_values: row_values(&instances),
+        instances,
     }
+}
+
+/// [`PatternSet::row_values`] of `instances`.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+fn row_values(instances: &[Instance]) -> Vec<[u16; LANES]> {
+    let groups = instances.len().div_ceil(LANES);
+    let mut t = vec![[0u16; LANES]; 8 * 256 * groups];
+    for (i, inst) in instances.iter().enumerate() {
+        for (k, &q) in inst.squares[..inst.len].iter().enumerate() {
+            let w = 3u16.pow((inst.len - 1 - k) as u32);
+            let (r, col) = (q as usize / 8, q as usize % 8);
+            for b in (0..256).filter(|b| b >> col & 1 == 1) {
+                t[(r * 256 + b) * groups + i / LANES][i % LANES] += w;
+            }
+        }
+    }
+    t
 }
 
 /// FNV-1a, for the definitions checksum.
