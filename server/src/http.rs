@@ -27,6 +27,10 @@ use tower_http::services::ServeDir;
 const LIBRARY_LIMIT: usize = 64 * 1024;
 /// A connection's read and write buffers (bytes).
 const BUFFER: usize = 8 * 1024;
+/// The longest path asked for: far past any the site or the API has, and
+/// short of the file system's name limit (whose error the file service
+/// would answer with 500).
+pub const MAX_PATH: usize = 1024;
 
 pub fn router(hub: Arc<Hub>, site: PathBuf) -> Router {
     let files = Compression::new(ServeDir::new(site).append_index_html_on_directories(true));
@@ -40,6 +44,24 @@ pub fn router(hub: Arc<Hub>, site: PathBuf) -> Router {
         .layer(DefaultBodyLimit::max(MAX_FRAME))
         .with_state(hub)
         .fallback_service(files)
+        .layer(axum::middleware::from_fn(path_limit))
+}
+
+/// Before any route or file lookup: 414 for a path longer than
+/// `MAX_PATH`, and 404 for a name no file system holds (past 255 bytes: the
+/// file service would answer the system's "name too long" with 500).
+async fn path_limit(request: Request, next: axum::middleware::Next) -> Response {
+    let path = request.uri().path();
+    if path.len() > MAX_PATH {
+        return error(
+            StatusCode::URI_TOO_LONG,
+            format!("the path may hold {MAX_PATH} bytes"),
+        );
+    }
+    if path.split('/').any(|name| name.len() > 255) {
+        return error(StatusCode::NOT_FOUND, "no such file");
+    }
+    next.run(request).await
 }
 
 fn json_response(status: StatusCode, body: String) -> Response {

@@ -163,6 +163,27 @@ async fn a_cross_site_or_plain_text_post_makes_no_room() {
 }
 
 #[tokio::test]
+async fn a_path_longer_than_any_the_site_has_is_refused_not_an_error() {
+    let (_dir, site, db) = scratch();
+    let (addr, _hub) = start_with(&db, &site, quick()).await;
+    // Past the file system's name limit (255 bytes a name) and MAX_PATH: the
+    // file service would answer 500 for the one and look the other up.
+    for path in [
+        format!("/{}", "a".repeat(300)),
+        format!("/{}", "a/".repeat(400)),
+    ] {
+        let (got, _, answer) = http_from(addr, "127.0.0.1", "GET", &path, "", "").await;
+        assert_eq!(got, 404, "{} bytes: {answer}", path.len());
+    }
+    let long = format!("/{}", "a".repeat(mollett_server::http::MAX_PATH));
+    let (got, _, answer) = http_from(addr, "127.0.0.1", "GET", &long, "", "").await;
+    assert_eq!(got, 414, "{answer}");
+    // The server still serves.
+    let (got, _, _) = http_from(addr, "127.0.0.1", "GET", "/api/rooms/x", "", "").await;
+    assert_eq!(got, 404);
+}
+
+#[tokio::test]
 async fn room_making_is_rate_limited_per_address() {
     let (_dir, site, db) = scratch();
     let limits = Limits {
