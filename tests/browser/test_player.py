@@ -210,12 +210,13 @@ def review_figures(browser, base):
         page.click(f'.ply[data-ply="{k}"]')
         page.wait_for_selector(f'.ply.current[data-ply="{k}"]', timeout=5000)
         text = page.text_content("#review-status")
-        m = re.search(r"(\S+?)(\?\?|\?!|\?)? ([+-]?\d+(?:\.\d)?): [^,]+, (\d+(?:\.\d)?) discs lost; best (\S+) ([+-]?\d+(?:\.\d)?)", text)
+        m = re.search(r"(\S+?)(\?\?|\?!|\?)? ([+-]?\d+(?:\.\d)?): [^,]+, (\d+(?:\.\d)?) discs? lost; best (\S+) ([+-]?\d+(?:\.\d)?)", text)
         if not m:
             continue
         shown += 1
         value, loss, best = float(m.group(3)), float(m.group(4)), float(m.group(6))
-        if abs(best - value - loss) > 1e-9:
+        # ... and "1 disc", not "1 discs".
+        if abs(best - value - loss) > 1e-9 or (m.group(4) == "1") != (" disc lost" in m.group(0)):
             bad.append(m.group(0))
     t.check(shown > 10 and not bad, "every loss shown is the best value less the value, as shown",
             f"{shown} shown; " + "; ".join(bad[:4]))

@@ -133,8 +133,8 @@ export function practiceTry(sq) {
     p.last = {
       good,
       text: good ? t("board.prac.good", { sq, best: `${r.best} ${fmt(r.bestValue)}` })
-        : p.misses === 1 ? t("board.prac.region", { sq, loss, region: region(r.best) })
-        : t("board.prac.worse", { sq, loss, best: r.best }),
+        : p.misses === 1 ? t("board.prac.region", { sq, n: loss, region: region(r.best) })
+        : t("board.prac.worse", { sq, n: loss, best: r.best }),
     };
     if (!good) return renderReview();
     p.i += 1;

@@ -379,8 +379,10 @@ export function renderReview() {
     if (r && !S.practice) {
       const move = `${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}`;
       const cls = has(`board.cls.${r.cls}`) ? t(`board.cls.${r.cls}`) : r.cls;
-      // The loss as the two values shown give it (formatLoss).
-      parts.push(r.loss > 0 ? t("board.rev.lost", { move, cls, loss: formatLoss(r.bestValue, r.value), best: `${r.best} ${fmt(r.bestValue)}` })
+      // The loss as the two values shown give it (formatLoss); none shown
+      // where they are equal.
+      const loss = formatLoss(r.bestValue, r.value);
+      parts.push(+loss > 0 ? t("board.rev.lost", { move, cls, n: loss, best: `${r.best} ${fmt(r.bestValue)}` })
         : t("board.rev.move", { move, cls }));
       // Why the best move is best, and what each move was worth (reviews
       // read from a file or kept from an older page have neither).
