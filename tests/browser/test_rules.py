@@ -296,8 +296,8 @@ def board_words(browser, base):
         t.check(not english_in("message", page.text_content("#message")), f"{what}: a refused transcript said in {lang}",
                 page.text_content("#message"))
         # The engine thinking at level 18 in the midgame: the clock and the
-        # search's steps.
-        page.goto(base + f"?lang={lang}&level=18&human=white&moves={LEVEL_POSITION}")
+        # search's steps (shown with hints on; without, the clock alone).
+        page.goto(base + f"?lang={lang}&level=18&human=white&hints=1&moves={LEVEL_POSITION}")
         page.wait_for_function("() => document.querySelector('#thinking').textContent.includes('  ')", timeout=30000)
         thinking = page.text_content("#thinking")
         t.check(not english_in("thinking line", thinking), f"{what}: the thinking line in {lang}", thinking)

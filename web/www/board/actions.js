@@ -6,15 +6,13 @@
 
 import { S } from "./state.js";
 import { parseTranscript } from "../shared/game.js";
-import { playable, refusedSquare, jump, lastOf, undoTarget, redoTarget, freshGame, editFrom, cycleSquare, walk } from "./ops.js";
+import { playable, refusedSquare, jump, lastOf, undoTarget, redoTarget, freshGame, editFrom, cycleSquare, setEditSide, walk } from "./ops.js";
 import { refresh, obsolete } from "./session.js";
 import { gameOfAddress } from "./address.js";
 import { practiceTry } from "./review.js";
 import { render, message } from "./view.js";
 import { loadSetup, replay } from "./records.js";
 import { t } from "../shared/i18n.js";
-
-const $ = (sel) => document.querySelector(sel);
 
 // Plays `sq` for the human to move; answers "illegal" when it is their
 // turn and `sq` is not one of their moves (the view says so).
@@ -49,7 +47,11 @@ export function newGame(variant, setup = null) {
 export function startEditing() {
   obsolete();
   editFrom(S.node);
-  $("#setup-panel").hidden = false;
+  render();
+}
+
+export function editSide(side) {
+  setEditSide(side);
   render();
 }
 
@@ -61,14 +63,13 @@ export function editSquare(sq) {
 export function finishEditing(apply) {
   const e = S.editing;
   stopEditing();
-  if (apply) loadSetup(`${e.board.join("")} ${$("#setup-side").value}`);
+  if (apply) loadSetup(`${e.board.join("")} ${e.side}`);
   else refresh();
 }
 
 // Leaves setup mode, the edited board dropped (Back or Forward meanwhile).
 export function stopEditing() {
   S.editing = null;
-  $("#setup-panel").hidden = true;
 }
 
 // At start, once the engine is ready: the game the address names (or the
@@ -94,11 +95,15 @@ export function onPopState() {
     replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply });
     return;
   }
-  // The line shown becomes the address's, ending where it ends.
+  // The line shown becomes the address's. Where the tree goes on past the
+  // address's last ply (Back from a later move), the rest of the line is
+  // kept: the entry is then that ply of the longer line, replaced rather
+  // than pushed, so Forward still returns, and against the engine the
+  // position waits (engine-to-move) instead of the engine playing again.
   for (let i = 1; i < path.length; i++) path[i - 1].line = path[i];
-  path.at(-1).line = null;
   S.node = g.ply !== null && g.ply < path.length ? path[g.ply] : path.at(-1);
   S.thinking = null;
   S.practice = null;
+  S.quietAddress = true;
   refresh();
 }

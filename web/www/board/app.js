@@ -24,7 +24,7 @@ import { Node } from "../shared/game.js";
 import { S, transcript, obf } from "./state.js";
 import { readParams, bindSettings, labelLevels, noteParams } from "./settings.js";
 import { refresh, startEngineMove, moveNow, onInfo } from "./session.js";
-import { newGame, first, back, forward, last, undo, redo, goTo, playHuman, editSquare, startEditing, finishEditing, openAddressGame, onPopState } from "./actions.js";
+import { newGame, first, back, forward, last, undo, redo, goTo, playHuman, editSquare, editSide, startEditing, finishEditing, openAddressGame, onPopState } from "./actions.js";
 import { loadTranscript, loadSetup, loadText, downloadGgf, downloadTranscript, copy } from "./records.js";
 import { restoreCurrent } from "./address.js";
 import { saveGame, renderSaved, share, openFile } from "./games.js";
@@ -62,6 +62,7 @@ function controls() {
   $("#save-game").addEventListener("click", saveGame);
   window.addEventListener("popstate", () => { if (S.engine) onPopState(); });
   $("#edit").addEventListener("click", startEditing);
+  $("#setup-side").addEventListener("change", (e) => editSide(e.target.value));
   $("#setup-done").addEventListener("click", () => finishEditing(true));
   $("#setup-cancel").addEventListener("click", () => finishEditing(false));
   $("#setup-clear").addEventListener("click", () => { S.editing.board = Array(64).fill("-"); render(); });

@@ -35,6 +35,7 @@ export function refusedSquare(sq) {
 export function jump(node) {
   if (!node || node === S.node) return false;
   S.thinking = null;
+  S.editing = null; // an edit is dropped by going elsewhere
   S.node = node;
   if (S.practice && node !== S.practice.list[S.practice.i].parent) S.practice = null;
   return true;
@@ -70,12 +71,19 @@ export function freshGame(variant, setup = null) {
   S.thinking = null;
   S.synced = null;
   S.hintsAt = null;
+  S.editing = null; // a new or loaded game shows its own board
 }
 
-// Setting up a position: clicks cycle a square empty, black, white (red).
+// Setting up a position: clicks cycle a square empty, black, white (red);
+// the side to move starts as the position's (black after a game's end)
+// and the player may change it.
 export function editFrom(node) {
   const st = node.state;
-  S.editing = { board: st ? st.board.split("") : Array(64).fill("-"), side: st && st.side && st.side !== "black" ? "O" : "X" };
+  const second = !!st && !st.over && st.side !== "black";
+  S.editing = { board: st ? st.board.split("") : Array(64).fill("-"), side: second ? "O" : "X" };
+}
+export function setEditSide(side) {
+  S.editing.side = side === "O" ? "O" : "X";
 }
 export function cycleSquare(sq) {
   const i = SQUARES.indexOf(sq);

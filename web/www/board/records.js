@@ -68,6 +68,7 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
     S.players = { black: "black", white: "white" };
     S.thinking = null;
     S.hintsAt = null;
+    S.editing = null; // loaded while editing: the board shows what was loaded
     restoreReview();
     ok = true;
     refresh();

@@ -7,6 +7,7 @@ import * as storage from "../shared/storage.js";
 import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
 import { render, renderReview, message, fmt } from "./view.js";
 import { jump, isMistake } from "./ops.js";
+import { formatLoss } from "../shared/look.js";
 import { t } from "../shared/i18n.js";
 
 function goTo(node) {
@@ -94,9 +95,21 @@ export function nextMistake() {
 export function startPractice() {
   const list = S.node.lineNodes().filter((n) => isMistake(n) && sideIsHuman(n.review.side));
   if (!list.length) return message(t("board.msg.noPractice"));
-  S.practice = { list, i: 0, last: null };
+  S.practice = { list, i: 0, last: null, misses: 0 };
   goTo(list[0].parent);
   renderReview();
+}
+
+// Where `sq` is, as a practice hint: a corner, an edge (the eight squares
+// from end to end), else a quarter of the board (its corner squares).
+export function region(sq) {
+  const f = sq[0], r = +sq[1];
+  const fileEdge = f === "a" || f === "h", rankEdge = r === 1 || r === 8;
+  if (fileEdge && rankEdge) return t("board.region.corner");
+  if (fileEdge) return t("board.region.edge", { from: `${f}1`, to: `${f}8` });
+  if (rankEdge) return t("board.region.edge", { from: `a${r}`, to: `h${r}` });
+  const left = f <= "d", low = r <= 4;
+  return t("board.region.quadrant", { from: `${left ? "a" : "e"}${low ? 1 : 5}`, to: `${left ? "d" : "h"}${low ? 4 : 8}` });
 }
 
 export function practiceTry(sq) {
@@ -113,14 +126,19 @@ export function practiceTry(sq) {
     check(epoch);
     if (!r) return;
     const good = r.bestValue - r.value <= PRACTICE_TOLERANCE;
+    // A miss first gets a hint (where the best move is), the next one the
+    // best move itself.
+    if (!good) p.misses += 1;
+    const loss = formatLoss(r.bestValue, r.value);
     p.last = {
       good,
-      text: good
-        ? t("board.prac.good", { sq, best: `${r.best} ${fmt(r.bestValue)}` })
-        : t("board.prac.worse", { sq, loss: r.loss.toFixed(1), best: r.best }),
+      text: good ? t("board.prac.good", { sq, best: `${r.best} ${fmt(r.bestValue)}` })
+        : p.misses === 1 ? t("board.prac.region", { sq, n: loss, region: region(r.best) })
+        : t("board.prac.worse", { sq, n: loss, best: r.best }),
     };
     if (!good) return renderReview();
     p.i += 1;
+    p.misses = 0;
     if (p.i < p.list.length) return goTo(p.list[p.i].parent);
     S.practice = null;
     message(`${p.last.text} ${t("board.prac.done")}`);

@@ -75,14 +75,16 @@ export async function syncTo(node) {
 // cap comes after `level`, which sets movetime 0. A quick move (Move now
 // before the search has reported anything) is level 1's.
 function searchOptions(kind, depth, endgame = 16) {
+  // The book is on but where hints search past a book that lacks some
+  // of the moves (bookOrHints turns it off for that).
   if (kind === "hint") {
-    return ["set_option movetime 0", `set_option depth ${depth}`, `set_option endgame ${endgame}`];
+    return ["set_option book on", "set_option movetime 0", `set_option depth ${depth}`, `set_option endgame ${endgame}`];
   }
-  if (kind === "quick") return ["set_option level 1", "set_option movetime 200"];
+  if (kind === "quick") return ["set_option book on", "set_option level 1", "set_option movetime 200"];
   if (S.time !== null) {
-    return ["set_option depth 0", "set_option endgame 18", `set_option movetime ${Math.round(S.time * 1000)}`];
+    return ["set_option book on", "set_option depth 0", "set_option endgame 18", `set_option movetime ${Math.round(S.time * 1000)}`];
   }
-  return [`set_option level ${S.level}`, `set_option movetime ${levelSeconds(S.level) * 1000}`];
+  return ["set_option book on", `set_option level ${S.level}`, `set_option movetime ${levelSeconds(S.level) * 1000}`];
 }
 
 // The most a move may take, in seconds: what the clock counts up to.
@@ -195,21 +197,34 @@ export function onInfo(text) {
 
 // With hints on, a value on every legal square (the book's where it has
 // the position), deepening one iteration at a time. With hints off none:
-// not even the book's, which would be hints through the opening.
+// not even the book's, which would be hints through the opening. Where
+// the book holds the position but not every legal move, its moves keep
+// the book's values and the others are searched (book off), so that no
+// legal square is left with a dot and no value.
 async function bookOrHints(epoch, node) {
   const st = node.state;
   if (!st.legal.length || !S.hints) return;
   const maxDepth = S.hintDepth;
+  let bookMoves = null;
   for (let depth = 1; depth <= maxDepth; depth++) {
     for (const line of searchOptions("hint", depth, 16)) await ask(line);
+    if (bookMoves) await ask("set_option book off");
     check(epoch);
-    const hints = parseHints(await search("hint 64"));
+    let hints = parseHints(await search("hint 64"));
     check(epoch);
-    const book = hints.length && hints[0].kind === "book";
+    const book = !bookMoves && hints.length > 0 && hints[0].kind === "book";
+    if (book && !st.legal.every((m) => hints.some((h) => h.move === m))) {
+      bookMoves = hints;
+      depth -= 1; // the same depth again, searched
+      continue;
+    }
+    if (bookMoves) {
+      hints = [...bookMoves, ...hints.filter((h) => !bookMoves.some((b) => b.move === h.move))].sort((a, b) => b.score - a.score);
+    }
     S.hintsAt = { node, depth, values: hints, book };
-    if (hints.length) setValue(node, hints[0].score, hints[0].text, book ? "book" : hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
+    if (hints.length) setValue(node, hints[0].score, hints[0].text, hints[0].kind === "book" ? "book" : hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
     render();
-    if (book || hints.every((h) => h.kind === "exact")) return;
+    if (book || hints.every((h) => h.kind !== "search")) return;
   }
 }
 

@@ -6,7 +6,7 @@ import { S, sideIsHuman, transcript, obf } from "./state.js";
 import { SQUARES } from "../shared/game.js";
 import { reviewTally, isMistake, MARKS } from "./ops.js";
 import { buildGrid, setFlipped, describe, updateTabStop, cell } from "../shared/boardgrid.js";
-import { look, formatValue } from "../shared/look.js";
+import { look, formatValue, formatLoss } from "../shared/look.js";
 import { openingOf } from "../shared/openings.js";
 import { t, has, player, colourWords } from "../shared/i18n.js";
 
@@ -85,6 +85,8 @@ export function render() {
     describe(sq, { disc: el.dataset.disc, legal, value: h ? formatValue(h.score) : "", last: !!lastMove });
   });
   updateTabStop(humanMove ? st.legal : []);
+  $("#setup-panel").hidden = !editing;
+  if (editing) $("#setup-side").value = editing.side;
   renderOpening();
   announceMove(node);
   renderStatus();
@@ -197,7 +199,10 @@ export function renderThinking() {
   const secs = ((performance.now() - th.since) / 1000).toFixed(0);
   const timer = th.cap ? t("board.think.capped", { secs, cap: th.cap }) : t("board.think.secs", { secs });
   el.dataset.seconds = secs;
-  if (!th.info) {
+  // Playing the engine with hints off, its line and value would be hints
+  // the player did not ask for: the clock alone shows.
+  const spoiler = !S.hints && (S.human.black || S.human.second);
+  if (!th.info || spoiler) {
     el.textContent = t("board.think.start", { timer });
     return;
   }
@@ -270,7 +275,9 @@ export function renderGraph() {
   const W = 600, H = 160, pad = 4;
   const n = Math.max(nodes.length - 1, 20);
   const x = (i) => pad + (i / n) * (W - 2 * pad);
-  const maxV = Math.max(8, ...nodes.map((m) => (m.value ? Math.min(32, Math.abs(m.value.black)) : 0)));
+  // A whole number of discs, so that the scale's label is in the unit the
+  // values are shown in ("+10", not "+9.6").
+  const maxV = Math.ceil(Math.max(8, ...nodes.map((m) => (m.value ? Math.min(32, Math.abs(m.value.black)) : 0))));
   const y = (v) => H / 2 - (Math.max(-maxV, Math.min(maxV, v)) / maxV) * (H / 2 - pad);
   let path = "";
   let dots = "";
@@ -289,6 +296,29 @@ export function renderGraph() {
     `<line x1="${x(cur)}" y1="0" x2="${x(cur)}" y2="${H}" class="cursor"/>` +
     (path ? `<path d="${path}" class="eval"/>` : "") + dots + lossPaths(nodes, x, H, pad);
   svg.dataset.points = nodes.filter((m) => m.value).length;
+  renderLegend(words);
+}
+
+// What the graph's lines are: the evaluation always, each side's losses
+// with "Loss graph" on a reviewed line (their swatches drawn as the lines are).
+function renderLegend(words) {
+  const el = $("#graph-legend");
+  el.textContent = "";
+  const item = (cls, text) => {
+    const span = document.createElement("span");
+    span.className = "key";
+    span.dataset.line = cls;
+    const swatch = document.createElement("span");
+    swatch.className = `swatch ${cls}`;
+    swatch.setAttribute("aria-hidden", "true");
+    span.append(swatch, text);
+    el.append(span);
+  };
+  item("eval", t("board.graph.key.eval", words));
+  if (S.showLoss && S.node.lineNodes().some((n) => n.review)) {
+    item("loss-black", t("board.graph.key.lost", { who: words.b }));
+    item("loss-second", t("board.graph.key.lost", { who: words.s }));
+  }
 }
 
 // With "Loss graph": each side's discs lost so far, from the bottom up
@@ -298,7 +328,8 @@ function lossPaths(nodes, x, H, pad) {
   const sums = { black: 0, second: 0 };
   const pts = { black: [], second: [] };
   nodes.forEach((n, i) => {
-    if (n.review) sums[n.review.side === "black" ? "black" : "second"] += n.review.loss;
+    // Each move's loss as the review line shows it, so the totals agree with it.
+    if (n.review) sums[n.review.side === "black" ? "black" : "second"] += +formatLoss(n.review.bestValue, n.review.value);
     pts.black.push([i, sums.black]);
     pts.second.push([i, sums.second]);
   });
@@ -306,7 +337,12 @@ function lossPaths(nodes, x, H, pad) {
   const y = (v) => H - pad - (v / top) * (H - 2 * pad);
   const d = (p) => p.map(([i, v], k) => `${k ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`).join("");
   return `<path d="${d(pts.black)}" class="loss-black"/><path d="${d(pts.second)}" class="loss-second"/>` +
-    `<text x="${x(nodes.length - 1).toFixed(0)}" y="${H - 6}" text-anchor="end" class="label">${t("board.graph.lost", { ...colourWords(S.variant), nb: sums.black.toFixed(1), ns: sums.second.toFixed(1) })}</text>`;
+    `<text x="${x(nodes.length - 1).toFixed(0)}" y="${H - 6}" text-anchor="end" class="label">${t("board.graph.lost", { ...colourWords(S.variant), nb: total(sums.black), ns: total(sums.second) })}</text>`;
+}
+
+function total(v) {
+  const r = Math.round(v * 10) / 10;
+  return Number.isInteger(r) ? String(r) : r.toFixed(1);
 }
 
 export function graphClick(event) {
@@ -343,7 +379,10 @@ export function renderReview() {
     if (r && !S.practice) {
       const move = `${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}`;
       const cls = has(`board.cls.${r.cls}`) ? t(`board.cls.${r.cls}`) : r.cls;
-      parts.push(r.loss > 0 ? t("board.rev.lost", { move, cls, loss: r.loss.toFixed(1), best: `${r.best} ${fmt(r.bestValue)}` })
+      // The loss as the two values shown give it (formatLoss); none shown
+      // where they are equal.
+      const loss = formatLoss(r.bestValue, r.value);
+      parts.push(+loss > 0 ? t("board.rev.lost", { move, cls, n: loss, best: `${r.best} ${fmt(r.bestValue)}` })
         : t("board.rev.move", { move, cls }));
       // Why the best move is best, and what each move was worth (reviews
       // read from a file or kept from an older page have neither).

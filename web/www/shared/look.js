@@ -27,6 +27,14 @@ export function formatValue(score) {
   return +text > 0 ? `+${text}` : text;
 }
 
+// A loss (best value less the value played) as the two values shown give
+// it: "c7 0 ... best e3 +3" has lost 3 discs as the player reads it, not
+// the 3.5 of the unrounded values. Never below 0.
+export function formatLoss(best, value) {
+  const l = Math.max(0, Math.round((+formatValue(best) - +formatValue(value)) * 10) / 10);
+  return Number.isInteger(l) ? String(l) : l.toFixed(1);
+}
+
 // The two controls under the hints, set from what is kept; `redraw`
 // draws the page again with the new look.
 export function bindLook(redraw) {
