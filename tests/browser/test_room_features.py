@@ -427,13 +427,14 @@ def heartbeat(browser, server):
     b_ctx.close()
 
 
-def inside(page):
-    """The board, each seat and each clock: bounding boxes outside the
-    viewport (none is right), and whether the page scrolled."""
-    return page.evaluate("""() => {
+def inside(page, more):
+    """The board, each seat and each clock (and the selectors `more`):
+    bounding boxes outside the viewport (none is right), and whether the
+    page scrolled."""
+    return page.evaluate("""(more) => {
         const w = innerWidth, h = innerHeight, out = [];
         for (const sel of ['#board', '.seat[data-colour="black"]', '.seat[data-colour="white"]',
-                           '.clock[data-colour="black"]', '.clock[data-colour="white"]', '#status']) {
+                           '.clock[data-colour="black"]', '.clock[data-colour="white"]', '#status', ...more]) {
             const el = document.querySelector(sel);
             if (!el) { out.push(sel + ' missing'); continue; }
             const r = el.getBoundingClientRect();
@@ -442,12 +443,13 @@ def inside(page):
         }
         const board = document.querySelector('#board').getBoundingClientRect();
         return {outside: out, scrolled: scrollY, wide: document.scrollingElement.scrollWidth > w, board: Math.round(board.width)};
-    }""")
+    }""", more)
 
 
 def layout(browser, server):
     """Phone portrait (390x844) and landscape (844x390), light and dark: the
-    board, both seats and both clocks on one screen, nothing scrolled."""
+    board, both seats and both clocks on one screen, nothing scrolled; and a
+    draw offer's note and its answer there too."""
     for scheme in ("light", "dark"):
         a_ctx = context(browser, viewport=PORTRAIT, color_scheme=scheme)
         b_ctx = context(browser, viewport=LANDSCAPE, color_scheme=scheme)
@@ -463,11 +465,17 @@ def layout(browser, server):
         b.click("#room-name-set")
         tr = legal_click(a)
         wait_settled(b, tr)
+        tr += legal_click(b)
+        wait_settled(a, tr)
         b.wait_for_function("() => /Ann/.test(document.querySelector('#room-seats').textContent)", timeout=10000)
-        for page, shape in ((a, "portrait"), (b, "landscape")):
-            got = inside(page)
+        b.click("#room-draw")
+        a.wait_for_selector("#room-draw-accept:visible", timeout=10000)
+        b.wait_for_function("() => /You offered a draw/.test(document.querySelector('#message').textContent)", timeout=10000)
+        for page, shape, more in ((a, "portrait", ["#supply", "#message", "#room-draw-accept", "#room-draw-decline"]),
+                                  (b, "landscape", ["#supply", "#message"])):
+            got = inside(page, more)
             t.check(not got["outside"] and got["scrolled"] == 0 and not got["wide"] and got["board"] >= 240,
-                    f"layout {shape} {scheme}: board ({got['board']} px), seats and clocks on one screen, no scrolling", str(got))
+                    f"layout {shape} {scheme}: board ({got['board']} px), seats, clocks and the draw offer on one screen, no scrolling", str(got))
             for d_ in SHOTS:
                 os.makedirs(d_, exist_ok=True)
                 data = page.screenshot(path=os.path.join(d_, f"room-{shape}-{scheme}.png"))

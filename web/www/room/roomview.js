@@ -82,6 +82,10 @@ export function buildRoomPage(room, on) {
   document.body.dataset.room = "";
   buildGrid($("#board"), on.click);
   $("#side").innerHTML = PANEL;
+  // The messages (an offer, a takeback, a refusal) go under the seats,
+  // beside the buttons that answer them: below the board a landscape
+  // phone would not show them.
+  $("#room-notice").after($("#message"));
   applyStatic($("#side"));
   $("#room-copy").addEventListener("click", on.copy);
   $("#room-undo").addEventListener("click", on.undo);
@@ -182,7 +186,8 @@ function renderSeats() {
     const row = document.createElement("div");
     row.className = "seat" + (s.to_move === colour ? " to-move" : "");
     row.dataset.colour = colour;
-    const presence = !seat.taken ? "free" : seat.online ? "online" : "away";
+    // Offline, this page cannot know who is there: it says nothing.
+    const presence = !seat.taken ? "free" : !R.connected ? "unknown" : seat.online ? "online" : "away";
     row.dataset.presence = presence;
     const chip = colourName(colour, s.variant);
     row.innerHTML = `<span class="chip ${chip === "white" ? "white" : chip}"></span> <b></b> <span class="presence"></span> <span class="clock" data-colour="${colour}"></span>`;
@@ -191,7 +196,7 @@ function renderSeats() {
     row.querySelector("b").textContent = named
       ? t(R.seat === colour ? "room.seat.namedYou" : "room.seat.named", { ...who(colour, s.variant), ...named })
       : t(R.seat === colour ? "room.seat.you" : "room.seat", who(colour, s.variant));
-    row.querySelector(".presence").textContent = t(`room.presence.${presence}`);
+    row.querySelector(".presence").textContent = presence === "unknown" ? "" : t(`room.presence.${presence}`);
     el.appendChild(row);
   }
   if (s.spectators) {
