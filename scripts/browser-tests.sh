@@ -20,6 +20,11 @@ if ! fc-list :lang=hi 2>/dev/null | grep -q .; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-lohit-deva; } >/dev/null 2>&1 \
         || echo "browser tests: no Devanagari font (apt-get install fonts-lohit-deva); Hindi screenshots show boxes" >&2
 fi
+# test_room_features.py reads the room page's QR code back with zbarimg.
+if ! command -v zbarimg >/dev/null; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools; } >/dev/null 2>&1 \
+        || echo "browser tests: no zbarimg (apt-get install zbar-tools); the QR code is not read back" >&2
+fi
 if ! python3 -c 'import playwright' 2>/dev/null; then
     python3 -m pip install -q playwright >/dev/null 2>&1 || fail "cannot pip install playwright"
 fi

@@ -332,7 +332,7 @@ fn folder_of(file: &str) -> &str {
 
 /// Modules that act on the game (engine, history, storage, records): a
 /// view draws and is handed its handlers, so it imports none of these.
-const WEB_ACTS: [&str; 8] = [
+const WEB_ACTS: [&str; 9] = [
     "board/actions.js",
     "board/address.js",
     "board/games.js",
@@ -341,6 +341,7 @@ const WEB_ACTS: [&str; 8] = [
     "board/session.js",
     "board/settings.js",
     "board/app.js",
+    "room/room.js",
 ];
 
 #[test]

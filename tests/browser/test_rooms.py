@@ -57,8 +57,9 @@ class Server:
     """mollett-server on a free port of 127.0.0.1, its database in a
     temporary folder that outlives a kill -9 (a restart reads it back)."""
 
-    def __init__(self):
+    def __init__(self, extra=()):
         self.binary = server_binary()
+        self.extra = list(extra)  # more flags (test_room_features.py: --claim-after)
         self.dir = tempfile.mkdtemp(prefix="mollett-rooms-")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -74,7 +75,7 @@ class Server:
              "--site", SITE,
              # Every room here is made from 127.0.0.1: more than one
              # address's burst (docs/rooms.md, Limits).
-             "--rooms-burst", "100"], stdout=self.log, stderr=self.log)
+             "--rooms-burst", "100", *self.extra], stdout=self.log, stderr=self.log)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:
