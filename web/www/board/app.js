@@ -49,7 +49,7 @@ function controls() {
   $("#move-now").addEventListener("click", moveNow);
   $("#engine-move").addEventListener("click", () => {
     const st = S.node.state;
-    if (!st || st.over || S.thinking) return;
+    if (!st || st.over || S.thinking || S.ended) return;
     startEngineMove(); // brings a restarted Worker back to the position first
   });
   $("#first").addEventListener("click", first);

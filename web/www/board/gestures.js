@@ -17,6 +17,7 @@ export function bindKeysHelp() {
   const close = () => { if (dialog.open) dialog.close(); };
   // Escape closes a modal dialog by itself; the focus goes back then.
   dialog.addEventListener("close", () => { if (before && before.isConnected) before.focus(); before = null; });
+  $("#keys-open").hidden = false; // the board's (a room's page has no list)
   $("#keys-open").addEventListener("click", open);
   $("#keys-close").addEventListener("click", close);
   // A click on the backdrop reaches the dialog itself, outside its box.

@@ -182,7 +182,7 @@ export function moveNow() {
 // thinking (gone back to a ply with a continuation, or just loaded).
 function engineToMove() {
   const st = S.node.state;
-  return !!st && !st.over && !st.mustPass && !S.thinking && !S.editing && !sideIsHuman(st.side);
+  return !!st && !st.over && !S.ended && !st.mustPass && !S.thinking && !S.editing && !sideIsHuman(st.side);
 }
 
 // The engine plays the side to move at `node` (the position shown).
