@@ -354,7 +354,7 @@ fn tame_gtp(line: Vec<u8>, searches_ok: &mut bool) -> Vec<u8> {
                 || value.contains("/dev")
                 || value.contains("/proc"))
         }
-        Ok(Command::Genmove(_) | Command::RegGenmove(_) | Command::Hint(_)) => *searches_ok,
+        Ok(Command::Genmove(_) | Command::RegGenmove(_) | Command::Hint { .. }) => *searches_ok,
         _ => true,
     };
     if tame {

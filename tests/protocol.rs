@@ -1075,3 +1075,38 @@ fn review_gives_the_loss_of_a_move_against_the_best() {
     // Nothing was played.
     assert_eq!(a[8], "=");
 }
+
+/// `hint n pv` (protocol.md): each of the n moves goes on with its own
+/// line, the move first, every line playable from the position; the moves
+/// and their scores are `hint n`'s.
+#[test]
+fn hint_with_pv_gives_each_move_its_line() {
+    let setup = "set_option book off\nset_option threads 1\nset_option movetime 0\nset_option depth 6\nplay f5\nplay d6\n";
+    let with = ask(&format!("{setup}hint 3 pv\nhint pv\nhint 3 px\n"));
+    let plain = ask(&format!("{setup}hint 3\n"));
+    let lines: Vec<&str> = with[6].trim_start_matches("= ").lines().collect();
+    assert_eq!(lines.len(), 3, "{with:?}");
+    let mut scored = Vec::new();
+    for l in &lines {
+        let (head, pv) = l.split_once(" pv ").unwrap_or_else(|| panic!("no pv: {l}"));
+        let (mv, score) = head.split_once(' ').unwrap();
+        assert!(is_score(score), "{l}");
+        let pv: Vec<&str> = pv.split(' ').collect();
+        assert_eq!(pv[0], mv, "{l}");
+        assert!(
+            pv.len() >= 2,
+            "a depth-6 search expects more than its first move: {l}"
+        );
+        // The line is legal from the position: every play is accepted.
+        let plays: String = pv.iter().map(|m| format!("play {m}\n")).collect();
+        let a = ask(&format!("play f5\nplay d6\n{plays}"));
+        assert!(a.iter().all(|x| x == "="), "{l}: {a:?}");
+        scored.push(head.to_string());
+    }
+    let plain: Vec<&str> = plain[6].trim_start_matches("= ").lines().collect();
+    assert_eq!(plain, scored, "pv changes no move or score");
+    // `hint pv` alone is one line; another word after n is refused.
+    assert_eq!(with[7].lines().count(), 1, "{with:?}");
+    assert!(with[7].contains(" pv "), "{with:?}");
+    assert!(with[8].starts_with('?'), "{with:?}");
+}

@@ -168,7 +168,7 @@ def hints(browser, base, modern_game, classic_game):
         last = None
         for line in log:
             ok, body = native.ask(line)
-            if line == "hint 64":
+            if line.startswith("hint 64"):
                 last = body
         native.close()
         want = dict(line.split()[:2] for line in last.split("\n")) if last else {}

@@ -96,11 +96,14 @@ impl Default for Settings {
 }
 
 /// The value of a root move.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ScoredMove {
     pub mv: Move,
     /// Side to move's view, in discs; exact when `SearchResult::exact`.
     pub score: f64,
+    /// The line the search expects after this move (the move first), read
+    /// from the table once the search is done.
+    pub pv: Vec<Move>,
 }
 
 /// What a search found.
@@ -233,6 +236,7 @@ impl Engine {
                 lines: vec![ScoredMove {
                     mv: Move::Pass,
                     score,
+                    pv: Vec::new(),
                 }],
             };
         }
@@ -374,12 +378,14 @@ impl Engine {
                 .map(|m| ScoredMove {
                     mv: m.mv,
                     score: to_discs(m.score),
+                    pv: pv_from_tt(&self.tt, m, MAX_PV),
                 })
                 .collect()
         } else {
             vec![ScoredMove {
                 mv: best.mv,
                 score: to_discs(score),
+                pv: pv_from_tt(&self.tt, &best, MAX_PV),
             }]
         };
         let time = start.elapsed();

@@ -115,6 +115,20 @@ pub fn opt_count(i: &str, make: fn(u64) -> Command) -> Res<'_, Command> {
     map(opt(arg(uint)), |n: Option<u64>| make(n.unwrap_or(1)))(i)
 }
 
+/// `hint [n] [pv]`: `pv` asks for each move's line after its score.
+pub fn hint(i: &str) -> Res<'_, Command> {
+    map(
+        pair(
+            opt(arg(uint)),
+            opt(arg(map_opt(token, |t| (t == "pv").then_some(())))),
+        ),
+        |(n, pv): (Option<u64>, Option<()>)| Command::Hint {
+            n: n.unwrap_or(1),
+            pv: pv.is_some(),
+        },
+    )(i)
+}
+
 pub fn setboard(i: &str) -> Res<'_, Command> {
     map(
         tuple((arg(token), arg(token), opt(pair(arg(uint), arg(uint))))),

@@ -44,7 +44,11 @@ pub enum Command {
     ShowBoard,
     Position,
     Solve,
-    Hint(u64),
+    /// `hint [n] [pv]`.
+    Hint {
+        n: u64,
+        pv: bool,
+    },
     /// `review MOVE [DEPTH [EXACT]]`.
     Review {
         mv: Move,

@@ -137,7 +137,7 @@ impl<W: Write> Gtp<W> {
             ShowBoard => Ok(self.showboard()),
             Position => Ok(text::position(&self.position(), self.variant())),
             Solve => return self.solve(),
-            Hint(n) => return self.hint(n),
+            Hint { n, pv } => return self.hint(n, pv),
             Review { mv, depth, exact } => return self.review(mv, depth, exact),
             TimeSettings {
                 main,
@@ -316,7 +316,7 @@ impl<W: Write> Gtp<W> {
         )
     }
 
-    fn hint(&mut self, n: u64) -> Action {
+    fn hint(&mut self, n: u64, pv: bool) -> Action {
         let pos = self.position();
         if !(1..=64).contains(&n) {
             return Action::Answer(err("hint count must be 1 to 64"));
@@ -330,7 +330,14 @@ impl<W: Write> Gtp<W> {
             let lines: Vec<String> = hits
                 .iter()
                 .take(n)
-                .map(|h| format!("{} {} book", h.mv, score_text(h.value, h.exact())))
+                .map(|h| {
+                    let line = format!("{} {} book", h.mv, score_text(h.value, h.exact()));
+                    if pv {
+                        format!("{line} pv {}", h.mv)
+                    } else {
+                        line
+                    }
+                })
                 .collect();
             return Action::Answer(Ok(lines.join("\n")));
         }
@@ -340,7 +347,7 @@ impl<W: Write> Gtp<W> {
         };
         Action::Start(
             Job::Search { pos, limits },
-            Pending::new(PendingKind::Hint { pos, n }),
+            Pending::new(PendingKind::Hint { pos, n, pv }),
         )
     }
 
@@ -365,20 +372,30 @@ impl<W: Write> Gtp<W> {
                 checked_move(&pos, r.best),
                 score_text(r.score, r.exact)
             )),
-            (PendingKind::Hint { pos, n }, JobOutput::Search(r)) => {
+            (PendingKind::Hint { pos, n, pv }, JobOutput::Search(r)) => {
                 let mut lines: Vec<String> = r
                     .lines
                     .iter()
                     .filter(|l| pos.play(l.mv).is_some())
                     .take(n)
-                    .map(|l| format!("{} {}", l.mv, score_text(l.score, r.exact)))
+                    .map(|l| {
+                        let mut line = format!("{} {}", l.mv, score_text(l.score, r.exact));
+                        if pv {
+                            line.push_str(" pv");
+                            for mv in &l.pv {
+                                line.push_str(&format!(" {mv}"));
+                            }
+                        }
+                        line
+                    })
                     .collect();
                 if lines.is_empty() {
-                    lines.push(format!(
-                        "{} {}",
-                        checked_move(&pos, r.best),
-                        score_text(r.score, r.exact)
-                    ));
+                    let best = checked_move(&pos, r.best);
+                    let mut line = format!("{best} {}", score_text(r.score, r.exact));
+                    if pv {
+                        line.push_str(&format!(" pv {best}"));
+                    }
+                    lines.push(line);
                 }
                 Ok(lines.join("\n"))
             }

@@ -36,6 +36,7 @@ pub enum PendingKind {
     Hint {
         pos: Position,
         n: usize,
+        pv: bool,
     },
     Review,
     Perft,

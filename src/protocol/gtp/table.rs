@@ -184,9 +184,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     ),
     spec!(
         "hint",
-        "[n]",
-        "up to n best moves with scores, one per line (default 1)",
-        |i| args::opt_count(i, Command::Hint)
+        "[n] [pv]",
+        "up to n best moves with scores, one per line (default 1); pv adds each move's line",
+        args::hint
     ),
     spec!(
         "time_settings",

@@ -390,7 +390,7 @@ impl<W: Write> Dialect for Nboard<W> {
                         .iter()
                         .filter(|l| pos.play(l.mv).is_some())
                         .take(n)
-                        .copied()
+                        .cloned()
                         .collect();
                     for l in lines {
                         let pv = if l.mv == r.best && !r.pv.is_empty() {

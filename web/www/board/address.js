@@ -10,6 +10,7 @@
 import { S, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
 import { DEFAULTS } from "./ops.js";
+import { controlText } from "./clock.js";
 
 const CURRENT = "mollett-current"; // {search, at}: the last address of the game
 const GAME_KEYS = ["variant", "setup", "moves", "ply"];
@@ -36,6 +37,7 @@ export function addressOf() {
     time: [S.time === null ? null : String(S.time), null],
     hints: [S.hints ? "1" : "0", DEFAULTS.hints ? "1" : "0"],
     hintdepth: [String(S.hintDepth), String(DEFAULTS.hintDepth)],
+    clock: [S.clock ? controlText(S.clock) : null, null],
   };
   for (const [key, [value, def]] of Object.entries(settings)) {
     if (value === null || value === def) q.delete(key); else q.set(key, value);

@@ -16,6 +16,10 @@
 //   games.js     saved games, Share, Open file
 //   review.js    review, next mistake, practice
 //   view.js      drawing: board, status, move list, graph
+//   panels.js    drawing: evaluation bar, engine lines, clocks, a resigned game
+//   clock.js     the time control's clocks
+//   ending.js    resign and the clocks' flag
+//   gestures.js  the `?` keyboard help and the board's swipe
 //   game.js      the tree of plies and the notations (no rules)
 //   engine.js    the Worker's client
 
@@ -31,6 +35,8 @@ import { saveGame, renderSaved, share, openFile } from "./games.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
 import { buildBoard, render, renderGraph, graphClick } from "./view.js";
 import { bindLook } from "../shared/look.js";
+import { bindEnding } from "./ending.js";
+import { bindKeysHelp, bindSwipe } from "./gestures.js";
 import { chooseLang, loadLang, langSwitch, currentLang, applyStatic, t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -43,7 +49,7 @@ function controls() {
   $("#move-now").addEventListener("click", moveNow);
   $("#engine-move").addEventListener("click", () => {
     const st = S.node.state;
-    if (!st || st.over || S.thinking) return;
+    if (!st || st.over || S.thinking || S.ended) return;
     startEngineMove(); // brings a restarted Worker back to the position first
   });
   $("#first").addEventListener("click", first);
@@ -72,8 +78,11 @@ function controls() {
   $("#next-mistake").addEventListener("click", nextMistake);
   $("#practice").addEventListener("click", startPractice);
   $("#show-loss").addEventListener("change", () => { S.showLoss = $("#show-loss").checked; renderGraph(); });
+  bindEnding();
+  bindKeysHelp();
+  bindSwipe($("#board-wrap"), { back, forward });
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, textarea, select")) return;
+    if (e.target.closest("input, textarea, select, dialog") || document.querySelector("dialog[open]")) return;
     const keys = { ArrowLeft: back, ArrowRight: forward, ArrowUp: first, ArrowDown: last, Home: first, End: last, n: nextMistake };
     if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
   });

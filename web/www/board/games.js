@@ -8,6 +8,7 @@ import * as storage from "../shared/storage.js";
 import { replay, loadText, copy } from "./records.js";
 import { followAddress } from "./address.js";
 import { message, outcome } from "./view.js";
+import { endedResult } from "./panels.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -22,6 +23,7 @@ function savedGames() {
 function resultOf(line) {
   const st = line.at(-1).state;
   const moves = line.filter((n) => n.move && n.move !== "pass").length;
+  if (S.ended) return endedResult();
   if (st && st.over) return outcome(st);
   return t("board.saved.unfinished", { n: moves });
 }

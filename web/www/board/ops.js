@@ -5,6 +5,7 @@
 
 import { S, sideIsHuman } from "./state.js";
 import { Node, SQUARES } from "../shared/game.js";
+import { resetClock } from "./clock.js";
 
 // The settings' defaults (state.js starts with them); the address leaves
 // out a setting at its default.
@@ -22,13 +23,13 @@ export function levelSeconds(level) {
 // `sq` is a move the player may make at the position shown.
 export function playable(sq) {
   const st = S.node.state;
-  return !!st && !st.over && st.legal.includes(sq) && sideIsHuman(st.side);
+  return !!st && !st.over && !S.ended && st.legal.includes(sq) && sideIsHuman(st.side);
 }
 
 // `sq` is refused: it is the player's turn and `sq` is not one of their moves.
 export function refusedSquare(sq) {
   const st = S.node.state;
-  return !!st && !st.over && sideIsHuman(st.side) && !st.legal.includes(sq);
+  return !!st && !st.over && !S.ended && sideIsHuman(st.side) && !st.legal.includes(sq);
 }
 
 // The position shown becomes `node`; false when it already was.
@@ -72,6 +73,8 @@ export function freshGame(variant, setup = null) {
   S.synced = null;
   S.hintsAt = null;
   S.editing = null; // a new or loaded game shows its own board
+  S.ended = null;
+  resetClock();
 }
 
 // Setting up a position: clicks cycle a square empty, black, white (red);

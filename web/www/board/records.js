@@ -7,6 +7,7 @@ import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "../shared/ga
 import { job, obsolete, ask, syncTo, refresh } from "./session.js";
 import { restoreReview } from "./review.js";
 import { reviewTally, isMistake, MARKS, freshGame } from "./ops.js";
+import { endedGgf } from "./panels.js";
 import { render, message } from "./view.js";
 import { t } from "../shared/i18n.js";
 
@@ -128,7 +129,7 @@ export function downloadGgf() {
   const marks = S.node.lineNodes().flatMap((n, i) => (isMistake(n)
     ? [{ ply: i, move: n.move, mark: MARKS[n.review.cls], value: n.review.value, best: n.review.best, bestValue: n.review.bestValue }]
     : []));
-  const text = ggfOf(nodes, { ...S.players, summary, marks }) + "\n";
+  const text = ggfOf(nodes, { ...S.players, summary, marks, result: S.ended ? endedGgf() : null }) + "\n";
   download(`${fileStem()}.ggf`, text, "application/x-ggf");
   message(t("board.msg.ggfWritten"));
 }

@@ -6,6 +6,7 @@ import { S, sideIsHuman } from "./state.js";
 import { parsePosition, parseInfo, parseHints } from "../shared/game.js";
 import { render, renderThinking, renderGraph, note } from "./view.js";
 import { levelSeconds } from "./ops.js";
+import { syncClock, clockLines } from "./clock.js";
 import { followAddress } from "./address.js";
 import { t, player } from "../shared/i18n.js";
 
@@ -106,6 +107,7 @@ export async function search(line) {
 // graph's missing values.
 export function refresh() {
   obsolete();
+  syncClock();
   followAddress();
   render();
   job(async (epoch) => {
@@ -126,7 +128,7 @@ export function refresh() {
       }
       return;
     }
-    if (!sideIsHuman(st.side) && !node.line && !S.editing) return engineMove(epoch, node);
+    if (!sideIsHuman(st.side) && !node.line && !S.editing && !S.ended) return engineMove(epoch, node);
     await bookOrHints(epoch, node);
     await fillGraph(epoch);
   });
@@ -135,9 +137,14 @@ export function refresh() {
 // The engine chooses a move at `node` and plays it; S.thinking holds its
 // progress (the last step's line, the clock) for the view and Move now.
 export async function engineMove(epoch, node, kind = "move") {
-  S.thinking = { node, info: null, since: performance.now(), cap: kind === "quick" ? null : moveSeconds() };
+  const clocked = S.clock && kind === "move";
+  S.thinking = { node, info: null, since: performance.now(), cap: kind === "quick" || clocked ? null : moveSeconds() };
   render();
-  for (const line of searchOptions(kind)) await ask(line);
+  // With a clock the engine's time manager shares out its time left;
+  // without, a clock told to this Worker before is taken away.
+  const side = node.state.side === "black" ? "black" : "second";
+  const lines = clocked ? clockLines(side) : S.engine.log.some((l) => l.startsWith("time_left")) ? ["kgs-time_settings none", ...searchOptions(kind)] : searchOptions(kind);
+  for (const line of lines) await ask(line);
   check(epoch);
   const mv = await search("reg_genmove");
   check(epoch);
@@ -177,7 +184,7 @@ export function moveNow() {
 // thinking (gone back to a ply with a continuation, or just loaded).
 function engineToMove() {
   const st = S.node.state;
-  return !!st && !st.over && !st.mustPass && !S.thinking && !S.editing && !sideIsHuman(st.side);
+  return !!st && !st.over && !S.ended && !st.mustPass && !S.thinking && !S.editing && !sideIsHuman(st.side);
 }
 
 // The engine plays the side to move at `node` (the position shown).
@@ -210,7 +217,7 @@ async function bookOrHints(epoch, node) {
     for (const line of searchOptions("hint", depth, 16)) await ask(line);
     if (bookMoves) await ask("set_option book off");
     check(epoch);
-    let hints = parseHints(await search("hint 64"));
+    let hints = parseHints(await search("hint 64 pv"));
     check(epoch);
     const book = !bookMoves && hints.length > 0 && hints[0].kind === "book";
     if (book && !st.legal.every((m) => hints.some((h) => h.move === m))) {

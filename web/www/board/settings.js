@@ -6,10 +6,11 @@ import { note } from "./view.js";
 import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
 import { levelSeconds } from "./ops.js";
+import { parseControl, setControl } from "./clock.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
-const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang"];
+const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang", "clock"];
 // The mean seconds a move at each level, measured in headless Chromium by
 // scripts/web/level_times.py (six positions of a WTHOR 2018 game, 40 to 10
 // empties, the caps of ops.js, a machine of two cores shared with other work);
@@ -74,6 +75,11 @@ export function readParams() {
   if (hd !== null) {
     if (/^\d+$/.test(hd) && +hd >= 1 && +hd <= 60) S.hintDepth = +hd;
     else notes.push(["board.note.hintdepth", { v: hd }]);
+  }
+  const clock = q.get("clock");
+  if (clock !== null) {
+    if (parseControl(clock)) setControl(parseControl(clock));
+    else notes.push(["board.note.clock", { v: clock }]);
   }
   return q.get("moves");
 }

@@ -24,6 +24,8 @@ export const S = {
   showLoss: false, // the graph draws each side's cumulative loss
   fileReview: null, // {summary} of a review read from a GGF file's comment
   players: { black: "black", white: "white" }, // a GGF file's names, for the GGF out
+  ended: null, // {by: "resign"|"time", loser: "black"|"second"}: the game ended before its end, ending.js
+  clock: null, // {main, inc (seconds), left: {black, second} (ms), turn}: the time control, clock.js
   quietAddress: false, // the next address replaces the entry (a forced pass), address.js
 };
 

@@ -9,6 +9,7 @@ import { buildGrid, setFlipped, describe, updateTabStop, cell } from "../shared/
 import { look, formatValue, formatLoss } from "../shared/look.js";
 import { openingOf } from "../shared/openings.js";
 import { t, has, player, colourWords } from "../shared/i18n.js";
+import { renderPanels, endedResult } from "./panels.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -51,7 +52,7 @@ export function render() {
   const node = S.node;
   const st = node.state;
   const editing = S.editing;
-  const humanMove = st && !st.over && !st.mustPass && sideIsHuman(st.side) && !S.thinking && !editing;
+  const humanMove = st && !st.over && !S.ended && !st.mustPass && sideIsHuman(st.side) && !S.thinking && !editing;
   // With hints off no value is shown, not even the book's.
   const hints = S.hints && S.hintsAt && S.hintsAt.node === node ? S.hintsAt : null;
   const second = S.variant === "classic" ? "red" : "white";
@@ -96,6 +97,7 @@ export function render() {
   renderReview();
   $("#transcript").textContent = transcript();
   $("#obf").textContent = obf();
+  renderPanels();
   $("#hint-info").textContent = !hints ? "" : hints.book ? t("board.hint.book")
     : t(hints.values.every((v) => v.kind === "exact") ? "board.hint.exact" : "board.hint.depth", { depth: hints.depth });
 }
@@ -141,6 +143,9 @@ export function renderStatus() {
   } else if (S.editing) {
     state = "setup";
     text = t(`board.setup.${S.variant === "classic" ? "classic" : "modern"}`);
+  } else if (S.ended) {
+    state = "game-over";
+    text = t("board.gameOver", { result: endedResult() });
   } else if (st.over) {
     state = "game-over";
     text = result(st);

@@ -133,12 +133,15 @@ export function parseInfo(text) {
   };
 }
 
-// A `hint` answer line: "f5 +0.18 book", "g8 +18", "c4 -1.25".
+// A `hint` answer line: "f5 +0.18 book", "g8 +18", "c4 -1.25", and
+// with `hint n pv` the line after it: "c4 -1.25 pv c4 e3 f6".
 export function parseHints(text) {
   return text.split("\n").filter(Boolean).map((line) => {
-    const [move, score, mark] = line.split(" ");
+    const [move, score, ...rest] = line.split(" ");
     const exact = !score.includes(".");
-    return { move, text: score, score: +score, kind: mark === "book" ? "book" : exact ? "exact" : "search" };
+    const at = rest.indexOf("pv");
+    const pv = at >= 0 ? rest.slice(at + 1) : null;
+    return { move, text: score, score: +score, kind: rest[0] === "book" ? "book" : exact ? "exact" : "search", pv };
   });
 }
 
@@ -185,8 +188,8 @@ export function parseGgf(text) {
 // each move's review value (else the graph's value, the mover's view) in
 // its `/eval` field, and a `C` tag with each side's figures and every
 // marked move.
-export function ggfOf(nodes, { black = "black", white = "white", summary = "", marks = [] } = {}) {
-  let s = `(;GM[Othello]PC[Mollett board]PB[${black}]PW[${white}]TY[8]BO[8 ${START} *]`;
+export function ggfOf(nodes, { black = "black", white = "white", summary = "", marks = [], result = null } = {}) {
+  let s = `(;GM[Othello]PC[Mollett board]PB[${black}]PW[${white}]${result ? `RE[${result}]` : ""}TY[8]BO[8 ${START} *]`;
   if (summary || marks.length) {
     const list = marks.map((m) => ` ${m.ply}. ${m.move}${m.mark} ${sign(m.value)} (best ${m.best} ${sign(m.bestValue)})`);
     s += `C[${["mollett analyze:" + summary, ...list].join(";").replace(/[\[\]]/g, "")}]`;

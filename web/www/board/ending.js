@@ -1,0 +1,82 @@
+// How a game ends before its last move: a player resigns (with a confirm
+// step), or a clock runs out. Either sets S.ended ({by, loser}); the game
+// then takes no more moves until a new one, and the status, the saved
+// games list and the GGF record (RE) say the result. The clocks tick here.
+
+import { S } from "./state.js";
+import { syncClock, flagged, setControl, parseControl, controlText } from "./clock.js";
+import { obsolete } from "./session.js";
+import { followAddress } from "./address.js";
+import { render } from "./view.js";
+import { renderClocks, resignSide } from "./panels.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+export function end(by, loser) {
+  syncClock();
+  S.ended = { by, loser };
+  syncClock();
+  obsolete(); // an engine search for the game is over
+  S.thinking = null;
+  render();
+  followAddress();
+}
+
+// Resign asks first: the button shows "Resign the game?" Yes / No.
+export function askResign() {
+  if (!resignSide()) return;
+  $("#resign-confirm").hidden = false;
+  $("#resign-yes").focus();
+}
+
+export function answerResign(yes) {
+  $("#resign-confirm").hidden = true;
+  const side = resignSide();
+  if (yes && side) end("resign", side);
+  $("#resign").focus();
+}
+
+// The resign button and its confirm step, the time control's choice
+// (none, 5+3, 10+5, custom minutes and increment), and the clocks' tick.
+export function bindEnding() {
+  $("#resign").addEventListener("click", askResign);
+  $("#resign-yes").addEventListener("click", () => answerResign(true));
+  $("#resign-no").addEventListener("click", () => answerResign(false));
+  $("#resign-confirm").addEventListener("keydown", (e) => { if (e.key === "Escape") answerResign(false); });
+  const sel = $("#clock-control");
+  const custom = () => `${Math.round(+$("#clock-min").value * 60 * 100) / 100}+${+$("#clock-inc").value || 0}`;
+  const known = [...sel.options].map((o) => o.value);
+  const now = S.clock ? controlText(S.clock) : "";
+  sel.value = known.includes(now) ? now : "custom";
+  $("#clock-custom").hidden = sel.value !== "custom";
+  if (sel.value === "custom") { $("#clock-min").value = S.clock.main / 60; $("#clock-inc").value = S.clock.inc; }
+  const apply = () => {
+    $("#clock-custom").hidden = sel.value !== "custom";
+    chooseControl(sel.value === "custom" ? custom() : sel.value);
+  };
+  sel.addEventListener("change", apply);
+  $("#clock-min").addEventListener("change", apply);
+  $("#clock-inc").addEventListener("change", apply);
+  startTicking();
+}
+
+// A time control chosen: both clocks start afresh from the position shown.
+export function chooseControl(text) {
+  setControl(parseControl(text));
+  syncClock();
+  followAddress();
+  render();
+}
+
+// Every tenth of a second: the clocks drawn, and a flag ends the game
+// (the engine's time is bounded by its own time manager, so it is the
+// human who runs out, but either side may).
+export function startTicking() {
+  setInterval(() => {
+    if (!S.clock || S.ended) return;
+    syncClock();
+    const side = flagged();
+    if (side) end("time", side);
+    else renderClocks();
+  }, 100);
+}
