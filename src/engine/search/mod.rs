@@ -62,7 +62,8 @@ pub const ENDGAME_EMPTIES: u32 = 18;
 /// Settings that persist between searches (from the option table).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Search threads (lazy SMP: helpers share the transposition table).
+    /// Search threads: more than one share the nodes of a search (YBWC
+    /// split points), with one transposition table.
     pub threads: usize,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
@@ -122,8 +123,7 @@ pub struct SearchResult {
     /// The CPU time of each search thread, the main one first (zero where
     /// the platform cannot say): how busy the helpers were.
     pub thread_cpu: Vec<Duration>,
-    /// Wall time the main thread spent waiting for helpers at split points
-    /// (an exact solve's; lazy helpers are never waited for).
+    /// Wall time the main thread spent waiting for helpers at split points.
     pub main_waited: Duration,
 }
 
@@ -268,7 +268,6 @@ impl Engine {
             soft: limits.soft_time,
             hard: limits.hard_time,
             heartbeat: limits.heartbeat,
-            helper: 0,
         };
         let deadline = limits.hard_time.map(|h| start + h);
         self.tt.new_search();
@@ -277,15 +276,12 @@ impl Engine {
         let searched = AtomicU64::new(0);
         let searched = &searched;
         let threads = self.settings.threads.max(1);
-        // Exact solves share work at split points (YBWC); midgame searches
-        // run lazy SMP helpers instead.
+        // Every search shares its work at split points (YBWC): lazy SMP
+        // helpers gained no time to depth (docs/history.md). A solve's
+        // presearch iterations stay on one thread (its selective pass splits).
         let pool = SplitPool::new(threads - 1);
-        let split = endgame && threads > 1;
-        let (threads, pool) = if split {
-            (1, Some(&pool))
-        } else {
-            (threads, None)
-        };
+        let pool = (threads > 1).then_some(&pool);
+        let midgame_splits = pool.is_some() && !endgame;
         let (tt, eval) = (&self.tt, self.evaluator.as_ref());
         let search_params = self.settings.params;
         let done = &done;
@@ -305,9 +301,9 @@ impl Engine {
             w.searched = limits.heartbeat.and(Some(searched));
             w
         };
-        let (report, nodes, moves, main_cpu) = std::thread::scope(|s| {
+        let (report, nodes, moves, (main_cpu, main_waited)) = std::thread::scope(|s| {
             if let Some(pool) = pool {
-                for _ in 1..self.settings.threads {
+                for _ in 1..threads {
                     std::thread::Builder::new()
                         .stack_size(params::THREAD_STACK)
                         .spawn_scoped(s, move || {
@@ -318,29 +314,13 @@ impl Engine {
                         .expect("spawn a search thread");
                 }
             }
-            let helpers: Vec<_> = (1..threads)
-                .map(|h| {
-                    let mut moves = moves.clone();
-                    let plan = Plan {
-                        helper: h,
-                        ..plan.clone()
-                    };
-                    std::thread::Builder::new()
-                        .stack_size(params::THREAD_STACK)
-                        .spawn_scoped(s, move || {
-                            let mut w = new_worker(None);
-                            w.think(&mut moves, &plan, empties);
-                            (w.nodes, worker::thread_cpu())
-                        })
-                        .expect("spawn a search thread")
-                })
-                .collect();
             let plan = &plan;
             let main = move || {
                 let cpu = worker::thread_cpu();
                 let mut moves = moves;
                 let mut w = new_worker(limits.nodes);
                 w.pool = pool;
+                w.midgame_splits = midgame_splits;
                 w.progress = progress;
                 let _close = pool.map(CloseOnDrop);
                 let report = w.think(&mut moves, plan, empties);
@@ -351,26 +331,18 @@ impl Engine {
             // A thread of its own for the deep stack the search needs; the
             // browser build has one thread (its stack is set at link time).
             #[cfg(not(target_arch = "wasm32"))]
-            let (report, main_nodes, ordered, main_cpu) = std::thread::Builder::new()
+            let found = std::thread::Builder::new()
                 .stack_size(params::THREAD_STACK)
                 .spawn_scoped(s, main)
                 .expect("spawn a search thread")
                 .join()
                 .expect("main search thread");
             #[cfg(target_arch = "wasm32")]
-            let (report, main_nodes, ordered, main_cpu) = main();
-            let mut nodes = main_nodes;
-            let mut cpu = vec![main_cpu.0];
-            for (n, c) in helpers.into_iter().filter_map(|h| h.join().ok()) {
-                nodes += n;
-                cpu.push(c);
-            }
-            (report, nodes, ordered, (cpu, main_cpu.1))
+            let found = main();
+            found
         });
-        let (mut thread_cpu, main_waited) = main_cpu;
-        if let Some(pool) = pool {
-            thread_cpu.extend(pool.helper_cpu());
-        }
+        let mut thread_cpu = vec![main_cpu];
+        thread_cpu.extend(pool.map(SplitPool::helper_cpu).unwrap_or_default());
 
         let mut chosen = 0;
         if let Some(m) = margin {

@@ -32,8 +32,9 @@ pub struct Worker<'a> {
     next_poll: u64,
     /// The CPU runs the endgame kernel compiled for AVX2/BMI2.
     pub fast_cpu: bool,
-    /// Idle threads the exact solver and the selective pass before it may
-    /// split work with (none: no splitting).
+    /// Idle threads the search may split work with (none: no splitting).
+    /// The exact solver splits, the midgame search where `selective` or
+    /// `midgame_splits` is set.
     pub pool: Option<&'a SplitPool>,
     /// The split points this worker is searching below, outermost first:
     /// a cutoff at any of them stops it.
@@ -44,6 +45,9 @@ pub struct Worker<'a> {
     /// searches on with ProbCut, and only solves exactly from
     /// [`SELECTIVE_SOLVE_EMPTIES`](super::params::SELECTIVE_SOLVE_EMPTIES) empties.
     pub selective: bool,
+    /// A midgame search on two or more threads (not the presearch of a
+    /// solve): its midgame nodes split as the selective pass's do.
+    pub midgame_splits: bool,
     /// The solver tries a midgame table move first only from a search of at
     /// least this depth ([`ENDGAME_MIDGAME_MOVE_MIN_DEPTH`](super::params::ENDGAME_MIDGAME_MOVE_MIN_DEPTH);
     /// 0 in the wipe-out scan, which follows the iterations' line).
@@ -89,7 +93,8 @@ pub struct Beat {
 }
 
 /// Helper threads of the exact solver's split points (YBWC), and of the
-/// selective pass's midgame nodes before it (`Worker::split`). They live as
+/// midgame search's (`Worker::split`): a midgame search's own, or the
+/// selective pass's before a solve. They live as
 /// long as the search, waiting for work ([`SplitPool::serve`]): a thread
 /// spawned per split cost more than the split gained at the smaller nodes.
 pub struct SplitPool {
@@ -177,12 +182,14 @@ pub enum SplitNode {
         /// The node's moves in search order (the first one already searched).
         moves: Arc<[SplitMove]>,
     },
-    /// A node of the midgame search (the presearch before an exact solve).
+    /// A node of the midgame search (a midgame search on several threads,
+    /// or the selective pass before an exact solve).
     Midgame {
         depth: i32,
-        /// The poster's [`Worker::selective`] and ProbCut threshold, which
-        /// the helper searches with.
+        /// The poster's [`Worker::selective`], [`Worker::midgame_splits`]
+        /// and ProbCut threshold, which the helper searches with.
         selective: bool,
+        midgame_splits: bool,
         probcut_t: f64,
         /// The node's moves in search order (the first one already searched).
         moves: Arc<[MidgameMove]>,
@@ -497,6 +504,7 @@ impl<'a> Worker<'a> {
             splits: Vec::new(),
             params: Params::default(),
             selective: false,
+            midgame_splits: false,
             table_move_min_depth: super::params::ENDGAME_MIDGAME_MOVE_MIN_DEPTH,
             progress: None,
             searched: None,
