@@ -4,7 +4,6 @@
 //! `cli/`.
 
 use clap::{Parser, Subcommand};
-use mollett::engine::eval::EvalKind;
 use mollett::protocol::Protocol;
 use mollett::rules::Variant;
 
@@ -28,9 +27,8 @@ pub use analyze::AnalyzeArgs;
 pub use book::BookCommand;
 pub use corpus::CorpusCommand;
 pub use matches::{run_games, RunArgs};
-pub use measure::{bench, perft_rows, SolveArgs};
+pub use measure::{perft_rows, BenchArgs, SolveArgs};
 pub use openings::OpeningsArgs;
-use parsers::parse_eval;
 pub use report::ReportArgs;
 pub use room_play::RoomPlayArgs;
 pub use train::{EvaltestArgs, ProbcutArgs, SelfplayArgs, SwingArgs, TrainArgs};
@@ -64,12 +62,9 @@ pub enum CliCommand {
         #[arg(value_parser = clap::value_parser!(u32).range(0..=60))]
         depth: u32,
     },
-    /// Search fixed positions to a fixed depth; prints `N nodes M nps` last.
-    Bench {
-        /// Static evaluation: learned (the signature), handcrafted, or a weight file.
-        #[arg(long, default_value = "learned", value_parser = parse_eval)]
-        eval: EvalKind,
-    },
+    /// Search fixed positions to a fixed depth; prints `N nodes M nps` last
+    /// (with --midgame: time to depth per thread count).
+    Bench(BenchArgs),
     /// Solve each position of an OBF file exactly (empties to the winner) and
     /// check the scores; exits non-zero on a wrong score or move.
     Solve(SolveArgs),
@@ -128,7 +123,7 @@ impl CliCommand {
         matches!(
             self,
             CliCommand::Perft { .. }
-                | CliCommand::Bench { .. }
+                | CliCommand::Bench(_)
                 | CliCommand::Solve(_)
                 | CliCommand::Report(_)
                 | CliCommand::Analyze(_)

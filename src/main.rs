@@ -35,10 +35,7 @@ fn main() {
             cli::perft_rows(variant, depth).for_each(|row| println!("{row}"));
             Ok(())
         }
-        Some(CliCommand::Bench { eval }) => {
-            println!("{}", cli::bench(&eval));
-            Ok(())
-        }
+        Some(CliCommand::Bench(args)) => args.run(),
         Some(CliCommand::Solve(args)) => args.run(),
         Some(CliCommand::Match { run, games }) => {
             cli::run_games(run.match_config(games, variant), ctrl_c_flag)
@@ -130,11 +127,20 @@ fn one_line_error(e: clap::Error) -> ! {
         e.exit();
     }
     let text = e.render().to_string();
-    let first = text
+    // The first paragraph on one line: a missing argument's name is on the
+    // line after "the following required arguments were not provided:".
+    let first: Vec<&str> = text
         .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("error");
-    let why = first.strip_prefix("error: ").unwrap_or(first);
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let first = if first.is_empty() {
+        "error".to_string()
+    } else {
+        first.join(" ")
+    };
+    let why = first.strip_prefix("error: ").unwrap_or(&first);
     eprintln!("mollett: {why}");
     std::process::exit(2);
 }

@@ -57,6 +57,39 @@ fn perft_takes_the_protocols_depths() {
 }
 
 #[test]
+fn bench_midgame_times_each_position_on_each_thread_count() {
+    assert_refused(&["bench", "--midgame", "--threads", "1,0"], "threads");
+    assert_refused(&["bench", "--midgame", "--depth", "0"], "depth");
+    assert_refused(&["bench", "--midgame", "--repeat", "0"], "repeat");
+    assert_refused(&["bench", "--depth", "4"], "--midgame");
+    let args = [
+        "bench",
+        "--midgame",
+        "--threads",
+        "1,2",
+        "--depth",
+        "4",
+        "--repeat",
+        "1",
+    ];
+    let out = mollett(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 10, "{text}");
+    for (row, empties) in rows.iter().zip([36, 37, 38, 39, 40, 41, 42, 43, 44, 40]) {
+        assert!(row.contains(&format!(" {empties} empties")), "{row}");
+        let t2 = row.split(" t2 ").nth(1).unwrap_or_default();
+        assert!(row.contains(" t1 ") && t2.contains("x cpu "), "{row}");
+    }
+    let total = text.lines().last().unwrap();
+    assert!(
+        total.starts_with("total") && total.contains(" t2 "),
+        "{text}"
+    );
+}
+
+#[test]
 fn solve_refuses_what_it_cannot_use() {
     let file = temp("solve", "one.obf", FFO_1.as_bytes());
     let f = file.to_str().unwrap();

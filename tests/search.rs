@@ -348,6 +348,61 @@ fn depth_limited_search_is_deterministic() {
     }
 }
 
+/// Without ProbCut a midgame search to a fixed depth is plain alpha-beta:
+/// within one iteration every node of a position is searched to the depth
+/// its empties give, so the table never lends a deeper bound and the score
+/// is the depth's minimax value, on any number of threads. Two and four
+/// threads, which share the nodes of 8 plies or more (and the root's moves),
+/// must find one thread's score, and a move whose own search scores it.
+#[test]
+fn midgame_search_on_two_and_four_threads_finds_one_threads_value() {
+    use mollett::engine::search::params::Params;
+    let search = |pos: &Position, threads: usize, depth: u32| {
+        let mut e = Engine::new(Settings {
+            threads,
+            hash_mb: 16,
+            params: Params {
+                probcut_t: 0.0,
+                ..Params::default()
+            },
+            ..Settings::default()
+        });
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        e.search(pos, &limits, &AtomicBool::new(false))
+    };
+    let mut rng = Rng(0x5EED_0071_7171_0002);
+    let mut checked = 0;
+    for variant in [Variant::Modern, Variant::Classic] {
+        for _ in 0..3 {
+            let Some(pos) = random_position(&mut rng, variant, 40) else {
+                continue;
+            };
+            let one = search(&pos, 1, 9);
+            for threads in [2, 4] {
+                let r = search(&pos, threads, 9);
+                assert_eq!(r.depth, 9);
+                assert_eq!(
+                    r.score,
+                    one.score,
+                    "{threads} threads on {} ({} for one thread)",
+                    pos.to_obf(),
+                    one.best
+                );
+                let child = pos.play(r.best).expect("a legal move");
+                if child.moves() != 0 {
+                    // A forced pass would cost the child's search a ply the root's did not.
+                    assert_eq!(-search(&child, 1, 8).score, r.score, "{}", r.best);
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "only {checked} positions");
+}
+
 #[test]
 fn multi_pv_lists_the_best_moves_best_first() {
     let mut rng = Rng(0x5EED_0000_0000_0042);

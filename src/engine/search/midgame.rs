@@ -96,12 +96,12 @@ impl Worker<'_> {
         let searched = usize::from(tt_move.is_some());
         for (i, c) in list.as_slice().iter().enumerate().skip(searched) {
             // Young brothers wait: once the first move is searched, share
-            // the rest with an idle thread. Only a solve has a pool, and only
-            // its selective pass splits here: split iterations settle on
+            // the rest with an idle thread. A midgame search splits here, and
+            // of a solve only its selective pass: split iterations settle on
             // other root moves among equals, which the exact passes paid for
             // (FFO #43 2.4x).
             if i == 1
-                && self.selective
+                && (self.selective || self.midgame_splits)
                 && depth >= SPLIT_MIN_DEPTH
                 && list.as_slice().len() >= 3
                 && self.pool.is_some_and(|pool| pool.acquire())
@@ -162,7 +162,7 @@ impl Worker<'_> {
     /// already searched: `alpha`, `best` and `best_move` are its result)
     /// together with the idle thread taken from the pool. Returns the
     /// node's best score and move, or `None` when the search stopped.
-    fn split(
+    pub(super) fn split(
         &mut self,
         moves: Arc<[MidgameMove]>,
         depth: i32,
@@ -175,6 +175,7 @@ impl Worker<'_> {
         let node = SplitNode::Midgame {
             depth,
             selective: self.selective,
+            midgame_splits: self.midgame_splits,
             probcut_t: self.params.probcut_t,
             moves: moves.clone(),
         };
@@ -210,16 +211,17 @@ fn run_midgame_job(w: &mut Worker<'_>, job: &SplitJob) {
     let SplitNode::Midgame {
         depth,
         selective,
+        midgame_splits,
         probcut_t,
         moves,
     } = &job.node
     else {
         unreachable!("the midgame search runs only its own split nodes");
     };
-    let saved = (w.selective, w.params.probcut_t);
-    (w.selective, w.params.probcut_t) = (*selective, *probcut_t);
+    let saved = (w.selective, w.midgame_splits, w.params.probcut_t);
+    (w.selective, w.midgame_splits, w.params.probcut_t) = (*selective, *midgame_splits, *probcut_t);
     w.participate(&job.sp, moves, *depth, job.beta);
-    (w.selective, w.params.probcut_t) = saved;
+    (w.selective, w.midgame_splits, w.params.probcut_t) = saved;
 }
 
 impl Worker<'_> {

@@ -62,7 +62,8 @@ pub const ENDGAME_EMPTIES: u32 = 18;
 /// Settings that persist between searches (from the option table).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
-    /// Search threads (lazy SMP: helpers share the transposition table).
+    /// Search threads: more than one share the nodes of a search (YBWC
+    /// split points), with one transposition table.
     pub threads: usize,
     /// Transposition table size in megabytes.
     pub hash_mb: usize,
@@ -122,6 +123,11 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Root moves, best first: all of them for `multi_pv` > 1, else just the best.
     pub lines: Vec<ScoredMove>,
+    /// The CPU time of each search thread, the main one first (zero where
+    /// the platform cannot say): how busy the helpers were.
+    pub thread_cpu: Vec<Duration>,
+    /// Wall time the main thread spent waiting for helpers at split points.
+    pub main_waited: Duration,
 }
 
 /// The searcher: owns the transposition table and persists between moves.
@@ -238,6 +244,8 @@ impl Engine {
                     score,
                     pv: Vec::new(),
                 }],
+                thread_cpu: Vec::new(),
+                main_waited: Duration::ZERO,
             };
         }
         let moves = self.initial_order(pos, &legal);
@@ -264,7 +272,6 @@ impl Engine {
             soft: limits.soft_time,
             hard: limits.hard_time,
             heartbeat: limits.heartbeat,
-            helper: 0,
         };
         let deadline = limits.hard_time.map(|h| start + h);
         self.tt.new_search();
@@ -273,15 +280,12 @@ impl Engine {
         let searched = AtomicU64::new(0);
         let searched = &searched;
         let threads = self.settings.threads.max(1);
-        // Exact solves share work at split points (YBWC); midgame searches
-        // run lazy SMP helpers instead.
+        // Every search shares its work at split points (YBWC): lazy SMP
+        // helpers gained no time to depth (docs/history.md). A solve's
+        // presearch iterations stay on one thread (its selective pass splits).
         let pool = SplitPool::new(threads - 1);
-        let split = endgame && threads > 1;
-        let (threads, pool) = if split {
-            (1, Some(&pool))
-        } else {
-            (threads, None)
-        };
+        let pool = (threads > 1).then_some(&pool);
+        let midgame_splits = pool.is_some() && !endgame;
         let (tt, eval) = (&self.tt, self.evaluator.as_ref());
         let search_params = self.settings.params;
         let done = &done;
@@ -301,9 +305,9 @@ impl Engine {
             w.searched = limits.heartbeat.and(Some(searched));
             w
         };
-        let (report, nodes, moves) = std::thread::scope(|s| {
+        let (report, nodes, moves, (main_cpu, main_waited)) = std::thread::scope(|s| {
             if let Some(pool) = pool {
-                for _ in 1..self.settings.threads {
+                for _ in 1..threads {
                     std::thread::Builder::new()
                         .stack_size(params::THREAD_STACK)
                         .spawn_scoped(s, move || {
@@ -314,48 +318,35 @@ impl Engine {
                         .expect("spawn a search thread");
                 }
             }
-            let helpers: Vec<_> = (1..threads)
-                .map(|h| {
-                    let mut moves = moves.clone();
-                    let plan = Plan {
-                        helper: h,
-                        ..plan.clone()
-                    };
-                    std::thread::Builder::new()
-                        .stack_size(params::THREAD_STACK)
-                        .spawn_scoped(s, move || {
-                            let mut w = new_worker(None);
-                            w.think(&mut moves, &plan, empties);
-                            w.nodes
-                        })
-                        .expect("spawn a search thread")
-                })
-                .collect();
             let plan = &plan;
             let main = move || {
+                let cpu = worker::thread_cpu();
                 let mut moves = moves;
                 let mut w = new_worker(limits.nodes);
                 w.pool = pool;
+                w.midgame_splits = midgame_splits;
                 w.progress = progress;
                 let _close = pool.map(CloseOnDrop);
                 let report = w.think(&mut moves, plan, empties);
                 done.store(true, Relaxed);
-                (report, w.nodes, moves)
+                let cpu = worker::thread_cpu() - cpu;
+                (report, w.nodes, moves, (cpu, w.waited))
             };
             // A thread of its own for the deep stack the search needs; the
             // browser build has one thread (its stack is set at link time).
             #[cfg(not(target_arch = "wasm32"))]
-            let (report, main_nodes, ordered) = std::thread::Builder::new()
+            let found = std::thread::Builder::new()
                 .stack_size(params::THREAD_STACK)
                 .spawn_scoped(s, main)
                 .expect("spawn a search thread")
                 .join()
                 .expect("main search thread");
             #[cfg(target_arch = "wasm32")]
-            let (report, main_nodes, ordered) = main();
-            let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum();
-            (report, main_nodes + helper_nodes, ordered)
+            let found = main();
+            found
         });
+        let mut thread_cpu = vec![main_cpu];
+        thread_cpu.extend(pool.map(SplitPool::helper_cpu).unwrap_or_default());
 
         let mut chosen = 0;
         if let Some(m) = margin {
@@ -405,6 +396,8 @@ impl Engine {
             time,
             pv: pv_from_tt(&self.tt, &best, MAX_PV),
             lines,
+            thread_cpu,
+            main_waited,
         }
     }
 

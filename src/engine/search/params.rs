@@ -141,10 +141,12 @@ pub const ENDGAME_ETC_EMPTIES: u32 = 9;
 /// Exact solves with two or more threads split nodes with at least this
 /// many empties (after their first move) between idle threads.
 pub const SPLIT_MIN_EMPTIES: u32 = 12;
-/// Exact solves with two or more threads: the selective pass before them
-/// splits its midgame nodes searched at least this deep (after their first
-/// move) too. FFO #40-#49, two threads, four runs alternating: 12.47 s
-/// without, 12.09 s at 5, **12.03 s at 8** (docs/history.md).
+/// Searches with two or more threads split midgame nodes searched at least
+/// this deep (after their first move): a midgame search's, and the selective
+/// pass's before a solve. FFO #40-#49, two threads, four runs alternating:
+/// 12.47 s without, 12.09 s at 5, **12.03 s at 8**; `bench --midgame` at
+/// depth 20, two threads against one: 1.34x at 5, **1.43-1.56x at 8**
+/// (docs/history.md).
 pub const SPLIT_MIN_DEPTH: i32 = 8;
 
 /// Ordering points per opponent reply after a move (fewer replies first).

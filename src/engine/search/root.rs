@@ -3,7 +3,7 @@
 use super::midgame::disc_window;
 use super::params::*;
 use super::progress::{Progress, Stage, Working};
-use super::worker::{Beat, Worker};
+use super::worker::{Beat, MidgameMove, Worker};
 use crate::clock::Instant;
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
@@ -52,8 +52,6 @@ pub struct Plan {
     pub hard: Option<Duration>,
     /// [`Limits::heartbeat`](super::Limits::heartbeat).
     pub heartbeat: Option<Duration>,
-    /// 0 for the main thread; helpers skip time checks and logging.
-    pub helper: usize,
 }
 
 impl Plan {
@@ -158,6 +156,9 @@ impl Worker<'_> {
                 if let Some(sweep) = self.split_root(moves, mode, (alpha, beta), v, plan) {
                     return sweep;
                 }
+                if let Some(sweep) = self.split_midgame_root(moves, mode, beta, v, plan) {
+                    return sweep;
+                }
             }
             if moves[i].exact {
                 exact_scores.push(v);
@@ -246,6 +247,61 @@ impl Worker<'_> {
         })
     }
 
+    /// The rest of a midgame iteration's root moves, after a first that
+    /// holds (scored `v` inside the window), shared with an idle thread as a
+    /// split point, as `pvs` shares a node's. The other moves keep the
+    /// scores of the iteration before, which order them for the next.
+    /// `None` where the search does not split its midgame nodes or no
+    /// thread is idle.
+    fn split_midgame_root(
+        &mut self,
+        moves: &[RootMove],
+        mode: Mode,
+        beta: i32,
+        v: i32,
+        plan: &Plan,
+    ) -> Option<Sweep> {
+        let Mode::Midgame(depth) = mode else {
+            return None;
+        };
+        if !self.midgame_splits
+            || plan.multi()
+            || moves.len() < 3
+            || moves.iter().any(|m| m.mv.square().is_none())
+            || !self.pool.is_some_and(|pool| pool.acquire())
+        {
+            return None;
+        }
+        let list: std::sync::Arc<[MidgameMove]> = moves
+            .iter()
+            .map(|m| MidgameMove {
+                sq: m
+                    .mv
+                    .square()
+                    .expect("no pass among three or more moves")
+                    .index() as u8,
+                child: m.child,
+            })
+            .collect();
+        let first = list[0].sq;
+        let Some((best, best_move)) =
+            self.split(list.clone(), depth as i32, v, beta, v, Some(first))
+        else {
+            return Some(Sweep {
+                completed: false,
+                best: Some((0, v)),
+            });
+        };
+        let k = list
+            .iter()
+            .position(|m| Some(m.sq) == best_move)
+            .expect("a split point's best move is one of its moves");
+        Some(Sweep {
+            completed: true,
+            best: Some((k, best)),
+        })
+    }
+
     /// One thread's search of the root: midgame iterations, then (in the
     /// endgame) a selective pass to the end, a win/loss/draw solve and an
     /// exact solve. `moves` must not be empty; on return it is ordered best first.
@@ -255,10 +311,8 @@ impl Worker<'_> {
             depth: 0,
             exact: false,
         };
-        let main = plan.helper == 0;
         let mut last_iteration = Duration::ZERO;
-        // Helpers start one ply off the main thread on alternate threads, to spread the work.
-        let mut depth = 1 + (plan.helper as u32 & 1);
+        let mut depth = 1;
         // In the endgame the solver (and the selective pass before it) sees
         // the end: the plain iterations stop short of it.
         let max_depth = if plan.endgame {
@@ -266,9 +320,6 @@ impl Worker<'_> {
         } else {
             plan.max_depth.min(empties.max(1))
         };
-        if plan.helper > 0 {
-            moves.rotate_left(plan.helper % moves.len());
-        }
 
         // Before a long solve, and where the score leaves ProbCut room to
         // prune, the iterations go on to the selective pass below (without
@@ -282,7 +333,7 @@ impl Worker<'_> {
                 && report.score.abs() < SELECTIVE_MAX_SCORE
         };
         while depth <= max_depth || (depth < empties && deepens(&report)) {
-            if main && report.depth > 0 && !self.may_start(plan, last_iteration) {
+            if report.depth > 0 && !self.may_start(plan, last_iteration) {
                 return report;
             }
             let t0 = Instant::now();
@@ -292,12 +343,8 @@ impl Worker<'_> {
             // A search as deep as the empties sees every game to its end.
             report.exact = depth >= empties;
             last_iteration = t0.elapsed();
-            if main {
-                self.log(plan, &report, moves, Stage::Midgame);
-            }
-            if report.exact
-                || (main && moves.len() == 1 && (plan.soft.is_some() || plan.hard.is_some()))
-            {
+            self.log(plan, &report, moves, Stage::Midgame);
+            if report.exact || (moves.len() == 1 && (plan.soft.is_some() || plan.hard.is_some())) {
                 return report;
             }
             depth += 1;
@@ -306,7 +353,7 @@ impl Worker<'_> {
         if !plan.endgame || self.stopped {
             return report;
         }
-        if main && !plan.force_exact && plan.soft.is_some_and(|s| plan.start.elapsed() >= s) {
+        if !plan.force_exact && plan.soft.is_some_and(|s| plan.start.elapsed() >= s) {
             return report;
         }
         // The selective pass: a search to the end with ProbCut, which
@@ -324,9 +371,7 @@ impl Worker<'_> {
             if !completed {
                 return report;
             }
-            if main {
-                self.log(plan, &report, moves, Stage::Selective);
-            }
+            self.log(plan, &report, moves, Stage::Selective);
         }
         // A special ending first: a wipe-out (every disc ours) is proved or
         // refuted by a null window at the top score far faster than the full
@@ -363,9 +408,7 @@ impl Worker<'_> {
                     report.score = top;
                     report.exact = true;
                     report.depth = empties;
-                    if main {
-                        self.log(plan, &report, moves, Stage::Exact);
-                    }
+                    self.log(plan, &report, moves, Stage::Exact);
                     return report;
                 }
             }
@@ -383,9 +426,7 @@ impl Worker<'_> {
             let (i, v) = pass.best.expect("a completed pass scored a move");
             put_first(moves, i);
             report.score = v.clamp(a, b);
-            if main {
-                self.log(plan, &report, moves, Stage::WinLossDraw);
-            }
+            self.log(plan, &report, moves, Stage::WinLossDraw);
             match v {
                 v if v >= b => alpha = 0,
                 v if v <= a => beta = 0,
@@ -432,9 +473,7 @@ impl Worker<'_> {
         report.score = v;
         report.exact = true;
         report.depth = empties;
-        if main {
-            self.log(plan, &report, moves, Stage::Exact);
-        }
+        self.log(plan, &report, moves, Stage::Exact);
         report
     }
 

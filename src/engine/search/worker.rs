@@ -10,6 +10,7 @@ use crate::rules::square::Move;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// What a search thread shares and counts. The midgame search, the endgame
 /// solver and the root driver are `impl Worker` blocks in their own files.
@@ -31,8 +32,9 @@ pub struct Worker<'a> {
     next_poll: u64,
     /// The CPU runs the endgame kernel compiled for AVX2/BMI2.
     pub fast_cpu: bool,
-    /// Idle threads the exact solver and the selective pass before it may
-    /// split work with (none: no splitting).
+    /// Idle threads the search may split work with (none: no splitting).
+    /// The exact solver splits, the midgame search where `selective` or
+    /// `midgame_splits` is set.
     pub pool: Option<&'a SplitPool>,
     /// The split points this worker is searching below, outermost first:
     /// a cutoff at any of them stops it.
@@ -43,6 +45,9 @@ pub struct Worker<'a> {
     /// searches on with ProbCut, and only solves exactly from
     /// [`SELECTIVE_SOLVE_EMPTIES`](super::params::SELECTIVE_SOLVE_EMPTIES) empties.
     pub selective: bool,
+    /// A midgame search on two or more threads (not the presearch of a
+    /// solve): its midgame nodes split as the selective pass's do.
+    pub midgame_splits: bool,
     /// The solver tries a midgame table move first only from a search of at
     /// least this depth ([`ENDGAME_MIDGAME_MOVE_MIN_DEPTH`](super::params::ENDGAME_MIDGAME_MOVE_MIN_DEPTH);
     /// 0 in the wipe-out scan, which follows the iterations' line).
@@ -67,6 +72,8 @@ pub struct Worker<'a> {
     /// The exact solver's bounds at nodes just below the shared table's
     /// ([`LocalTable`]); each thread keeps its own for its whole search.
     pub local: LocalTable,
+    /// Wall time spent waiting at split points for helpers to finish.
+    pub waited: Duration,
 }
 
 /// What the main thread is at, for its heartbeat reports.
@@ -86,7 +93,8 @@ pub struct Beat {
 }
 
 /// Helper threads of the exact solver's split points (YBWC), and of the
-/// selective pass's midgame nodes before it (`Worker::split`). They live as
+/// midgame search's (`Worker::split`): a midgame search's own, or the
+/// selective pass's before a solve. They live as
 /// long as the search, waiting for work ([`SplitPool::serve`]): a thread
 /// spawned per split cost more than the split gained at the smaller nodes.
 pub struct SplitPool {
@@ -100,6 +108,26 @@ pub struct SplitPool {
     ready: Condvar,
     /// Set once the search is over: helpers return.
     closed: AtomicBool,
+    /// The helpers' CPU time, each added as it returns ([`thread_cpu`]).
+    helper_cpu: Mutex<Vec<Duration>>,
+}
+
+/// CPU time the calling thread has used: a helper's against the main
+/// thread's tells how busy it was, whatever else the machine runs (zero
+/// where the platform cannot say).
+pub fn thread_cpu() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec to write to.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    Duration::ZERO
 }
 
 /// Closes the pool when dropped, so that the helpers end even when the
@@ -154,12 +182,14 @@ pub enum SplitNode {
         /// The node's moves in search order (the first one already searched).
         moves: Arc<[SplitMove]>,
     },
-    /// A node of the midgame search (the presearch before an exact solve).
+    /// A node of the midgame search (a midgame search on several threads,
+    /// or the selective pass before an exact solve).
     Midgame {
         depth: i32,
-        /// The poster's [`Worker::selective`] and ProbCut threshold, which
-        /// the helper searches with.
+        /// The poster's [`Worker::selective`], [`Worker::midgame_splits`]
+        /// and ProbCut threshold, which the helper searches with.
         selective: bool,
+        midgame_splits: bool,
         probcut_t: f64,
         /// The node's moves in search order (the first one already searched).
         moves: Arc<[MidgameMove]>,
@@ -174,6 +204,7 @@ impl SplitPool {
             queue: Mutex::new(VecDeque::new()),
             ready: Condvar::new(),
             closed: AtomicBool::new(false),
+            helper_cpu: Mutex::new(Vec::new()),
         }
     }
 
@@ -211,6 +242,11 @@ impl SplitPool {
                         break job;
                     }
                     if self.closed.load(Relaxed) {
+                        drop(q);
+                        self.helper_cpu
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(thread_cpu());
                         return;
                     }
                     q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
@@ -257,7 +293,9 @@ impl SplitPool {
                 self.idle.fetch_add(1, Relaxed);
                 q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             } else {
+                let t = Instant::now();
                 q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                w.waited += t.elapsed();
             }
         }
         // Take back the idle slot; if a poster has just claimed it, run that
@@ -280,11 +318,13 @@ impl SplitPool {
                 q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
                 break;
             }
+            let t = Instant::now();
             q = self
                 .ready
-                .wait_timeout(q, std::time::Duration::from_micros(50))
+                .wait_timeout(q, Duration::from_micros(50))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            w.waited += t.elapsed();
         }
         drop(q);
         sp.helper_nodes()
@@ -326,6 +366,14 @@ impl SplitPool {
             self.idle.fetch_add(1, Relaxed);
             sp.finish(0);
         }
+    }
+
+    /// The CPU time of each helper that has returned.
+    pub fn helper_cpu(&self) -> Vec<Duration> {
+        self.helper_cpu
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Ends the helpers once they are idle (the search is over).
@@ -456,6 +504,7 @@ impl<'a> Worker<'a> {
             splits: Vec::new(),
             params: Params::default(),
             selective: false,
+            midgame_splits: false,
             table_move_min_depth: super::params::ENDGAME_MIDGAME_MOVE_MIN_DEPTH,
             progress: None,
             searched: None,
@@ -463,6 +512,7 @@ impl<'a> Worker<'a> {
             beat: None,
             history: [0; 64],
             local: LocalTable::default(),
+            waited: Duration::ZERO,
         }
     }
 
