@@ -125,7 +125,7 @@ def engine_in_time(browser, base):
     page.goto(f"{base}?human=none&level=10&clock=8+0")
     page.wait_for_function("() => document.querySelector('#status').dataset.state === 'game-over'", timeout=60000)
     state, text = status(page)
-    left = page.evaluate("() => [...document.querySelectorAll('#clocks .clock')].map(e => +e.dataset.ms)")
+    left = page.evaluate("() => [...document.querySelectorAll('#clocks .board-clock')].map(e => +e.dataset.ms)")
     t.check("on time" not in text and re.search(r"wins \d+-\d+|draw", text), "the engine plays a whole game on an 8 s clock without flagging", text)
     t.check(all(ms > 0 for ms in left), "both engine clocks end above zero", str(left))
     page.close()

@@ -256,6 +256,9 @@ def motion(browser, base):
     other; with reduced motion nothing moves."""
     for reduced in (False, True):
         ctx, page, errors = open_page(browser, base, "human=both", reduced_motion="reduce" if reduced else "no-preference")
+        # The start position's own discs spin in when first drawn; on a
+        # loaded machine that can come after the page says it is ready.
+        page.wait_for_function("() => document.getAnimations().length === 0", timeout=10000)
         page.evaluate("""() => { window.spun = [];
             document.addEventListener('animationstart', e => window.spun.push(e.target.closest('[data-square]').dataset.square)); }""")
         page.click('[data-square="d3"]')
