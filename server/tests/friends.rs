@@ -109,14 +109,7 @@ async fn a_game_is_aborted_only_before_both_sides_have_moved() {
     let (_dir, site, db) = scratch();
     let (addr, _) = start_with(&db, &site, quick()).await;
     let (_room, mut black, mut white, _) = full_room(addr).await;
-    black
-        .send(json!({"type": "move", "square": "f5", "ply": 0}))
-        .await;
-    white.state_at(1).await;
-    white
-        .send(json!({"type": "move", "square": "d6", "ply": 1}))
-        .await;
-    black.state_at(2).await;
+    two_moves(&mut black, &mut white).await;
     black
         .expect_error(json!({"type": "abort"}), "no-abort")
         .await;
@@ -226,14 +219,7 @@ async fn every_game_of_a_room_downloads_after_rematches() {
     let (_dir, site, db) = scratch();
     let (addr, _) = start_with(&db, &site, quick()).await;
     let (room, mut black, mut white, _) = full_room(addr).await;
-    black
-        .send(json!({"type": "move", "square": "f5", "ply": 0}))
-        .await;
-    white.state_at(1).await;
-    white
-        .send(json!({"type": "move", "square": "d6", "ply": 1}))
-        .await;
-    black.state_at(2).await;
+    two_moves(&mut black, &mut white).await;
     white.send(json!({"type": "resign"})).await;
     state_where(&mut black, |s| s["status"] == "over").await;
     for c in [&mut black, &mut white] {

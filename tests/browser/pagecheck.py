@@ -58,6 +58,27 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
+def run_checks(t, checks, base):
+    """Runs each `check(browser, base)` in one Chromium (only those named on
+    the command line, when any are), then exits with `t`'s verdict. A check
+    that cannot finish fails and the others still run (DEBUG=1 raises)."""
+    from playwright.sync_api import sync_playwright
+    only = sys.argv[1:]
+    with sync_playwright() as p:
+        browser = launch(p)
+        for check in checks:
+            if only and check.__name__ not in only:
+                continue
+            try:
+                check(browser, base)
+            except Exception as e:  # noqa: BLE001
+                t.check(False, f"{check.__name__} ran to its end", str(e).split("\n")[0])
+                if os.environ.get("DEBUG"):
+                    raise
+        browser.close()
+    t.exit()
+
+
 def png_colours(data, limit=64):
     """How many distinct colours a PNG screenshot has (up to `limit`): a
     blank page has one. Reads 8-bit RGB/RGBA PNGs, as Chromium writes them."""

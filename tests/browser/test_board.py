@@ -20,8 +20,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pagecheck import ROOT, Failures, Native, board_of, launch, serve  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from pagecheck import ROOT, Failures, Native, board_of, run_checks, serve  # noqa: E402
 
 MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
 SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
@@ -571,24 +570,11 @@ def main():
         print(f"FAIL no {SITE}/index.html: run scripts/web/build.sh first")
         sys.exit(1)
     base = serve(SITE)
-    only = sys.argv[1:]
     checks = [back_through_passes, empty_load_refused, levels_answer, transcript_after_edit,
               nothing_thinks_after_back, engine_move_during_hints, move_list_follows, position_after_the_game,
               no_book_values_without_hints, empty_boxes_say_so, address_follows, share_link,
               current_game_kept, saved_games, files_round_trip]
-    with sync_playwright() as p:
-        browser = launch(p)
-        for check in checks:
-            if only and check.__name__ not in only:
-                continue
-            try:
-                check(browser, base)
-            except Exception as e:  # noqa: BLE001  a check that cannot finish fails, the others run
-                t.check(False, f"{check.__name__} ran to its end", str(e).split("\n")[0])
-                if os.environ.get("DEBUG"):
-                    raise
-        browser.close()
-    t.exit()
+    run_checks(t, checks, base)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pagecheck import ROOT, Failures, Native, launch, serve  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from pagecheck import ROOT, Failures, Native, run_checks, serve  # noqa: E402
 
 MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
 SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
@@ -245,21 +244,8 @@ def main():
         print(f"FAIL no {SITE}/index.html: run scripts/web/build.sh first")
         sys.exit(1)
     base = serve(SITE)
-    only = sys.argv[1:]
     checks = [resign, clock_flag, engine_in_time, evalbar_and_lines, keys_overlay, swipe]
-    with sync_playwright() as p:
-        browser = launch(p)
-        for check in checks:
-            if only and check.__name__ not in only:
-                continue
-            try:
-                check(browser, base)
-            except Exception as e:  # noqa: BLE001  a check that cannot finish fails, the others run
-                t.check(False, f"{check.__name__} ran to its end", str(e).split("\n")[0])
-                if os.environ.get("DEBUG"):
-                    raise
-        browser.close()
-    t.exit()
+    run_checks(t, checks, base)
 
 
 if __name__ == "__main__":

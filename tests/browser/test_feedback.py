@@ -17,8 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pagecheck import ROOT, Failures, launch, serve  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from pagecheck import ROOT, Failures, run_checks, serve  # noqa: E402
 
 SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
 READY = '#status[data-state="human-to-move"]'
@@ -274,20 +273,7 @@ def main():
         print(f"FAIL no {SITE}/index.html: run scripts/web/build.sh first")
         sys.exit(1)
     base = serve(SITE)
-    only = sys.argv[1:]
-    with sync_playwright() as p:
-        browser = launch(p)
-        for check in [messages, move_list_keys, refused_square, hindi_font]:
-            if only and check.__name__ not in only:
-                continue
-            try:
-                check(browser, base)
-            except Exception as e:  # noqa: BLE001  a check that cannot finish fails, the others run
-                t.check(False, f"{check.__name__} ran to its end", str(e).split("\n")[0])
-                if os.environ.get("DEBUG"):
-                    raise
-        browser.close()
-    t.exit()
+    run_checks(t, [messages, move_list_keys, refused_square, hindi_font], base)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from pagecheck import ROOT, Failures, Native, launch, serve  # noqa: E402
+from pagecheck import ROOT, Failures, Native, run_checks, serve  # noqa: E402
 from test_board import LEVEL_POSITION, native_after, open_page, same_board, settle, view, wait_ready  # noqa: E402
 from test_review import GAME, DEPTH, EXACT, split  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"))
 SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
@@ -332,22 +331,9 @@ def main():
         sys.exit(1)
     os.makedirs(os.path.join(ROOT, "target", "web-shots"), exist_ok=True)
     base = serve(SITE)
-    only = sys.argv[1:]
     checks = [back_against_engine, edit_board, first_screen, review_figures, practice_hints,
               every_legal_square_valued, no_spoiler]
-    with sync_playwright() as p:
-        browser = launch(p)
-        for check in checks:
-            if only and check.__name__ not in only:
-                continue
-            try:
-                check(browser, base)
-            except Exception as e:  # noqa: BLE001  a check that cannot finish fails, the others run
-                t.check(False, f"{check.__name__} ran to its end", str(e).split("\n")[0])
-                if os.environ.get("DEBUG"):
-                    raise
-        browser.close()
-    t.exit()
+    run_checks(t, checks, base)
 
 
 if __name__ == "__main__":
