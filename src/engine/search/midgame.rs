@@ -1,7 +1,7 @@
 //! The midgame search: fail-soft principal-variation alpha-beta with the transposition table.
 
 use super::ordering::MoveList;
-use super::params::{INFINITY, SELECTIVE_SOLVE_EMPTIES, SPLIT_MIN_DEPTH};
+use super::params::{INFINITY, MIDGAME_SPLIT_MIN_DEPTH, SELECTIVE_SOLVE_EMPTIES, SPLIT_MIN_DEPTH};
 use super::worker::{MidgameMove, SplitJob, SplitNode, SplitPoint, Worker};
 use crate::engine::eval::{EVAL_LIMIT, UNITS_PER_DISC};
 use crate::engine::tt::{Bound, Entry};
@@ -96,14 +96,14 @@ impl Worker<'_> {
         let searched = usize::from(tt_move.is_some());
         for (i, c) in list.as_slice().iter().enumerate().skip(searched) {
             // Young brothers wait: once the first move is searched, share
-            // the rest with an idle thread. A midgame search splits here, and
-            // of a solve only its selective pass: split iterations settle on
-            // other root moves among equals, which the exact passes paid for
-            // (FFO #43 2.4x).
-            if i == 1
-                && (self.selective || self.midgame_splits)
-                && depth >= SPLIT_MIN_DEPTH
-                && list.as_slice().len() >= 3
+            // the rest with an idle thread. A midgame search splits at any
+            // move after the first (a thread that comes free mid-node joins
+            // at the next move), the selective pass of a solve only at the
+            // second: split iterations settle on other root moves among
+            // equals, which the exact passes paid for (FFO #43 2.4x).
+            if i >= 1
+                && list.as_slice().len() >= i + 2
+                && self.may_split(i, depth)
                 && self.pool.is_some_and(|pool| pool.acquire())
             {
                 let moves: Arc<[MidgameMove]> = list
@@ -114,7 +114,8 @@ impl Worker<'_> {
                         child: c.child,
                     })
                     .collect();
-                let Some(result) = self.split(moves, depth, alpha, beta, best, best_move) else {
+                let sp = SplitPoint::new(i, alpha, best, best_move);
+                let Some(result) = self.split(moves, sp, depth, beta) else {
                     return 0;
                 };
                 (best, best_move) = result;
@@ -158,20 +159,30 @@ impl Worker<'_> {
 }
 
 impl Worker<'_> {
-    /// Searches the moves of a midgame node after its first (`moves[0]`,
-    /// already searched: `alpha`, `best` and `best_move` are its result)
-    /// together with the idle thread taken from the pool. Returns the
-    /// node's best score and move, or `None` when the search stopped.
+    /// Whether a node searched `depth` deep may share its moves from the
+    /// `i`th on (the first already searched) with an idle thread.
+    #[inline]
+    fn may_split(&self, i: usize, depth: i32) -> bool {
+        if self.selective {
+            i == 1 && depth >= SPLIT_MIN_DEPTH
+        } else {
+            self.midgame_splits && depth >= MIDGAME_SPLIT_MIN_DEPTH
+        }
+    }
+
+    /// Searches the moves of a midgame node from the split point's next
+    /// move on (those before already searched: its alpha, best score and
+    /// best move are their result) together with the idle thread taken
+    /// from the pool. Returns the node's best score and move, or `None`
+    /// when the search stopped.
     pub(super) fn split(
         &mut self,
         moves: Arc<[MidgameMove]>,
+        sp: SplitPoint,
         depth: i32,
-        alpha: i32,
         beta: i32,
-        best: i32,
-        best_move: Option<u8>,
     ) -> Option<(i32, Option<u8>)> {
-        let sp = Arc::new(SplitPoint::new(1, alpha, best, best_move));
+        let sp = Arc::new(sp);
         let node = SplitNode::Midgame {
             depth,
             selective: self.selective,

@@ -141,13 +141,22 @@ pub const ENDGAME_ETC_EMPTIES: u32 = 9;
 /// Exact solves with two or more threads split nodes with at least this
 /// many empties (after their first move) between idle threads.
 pub const SPLIT_MIN_EMPTIES: u32 = 12;
-/// Searches with two or more threads split midgame nodes searched at least
-/// this deep (after their first move): a midgame search's, and the selective
-/// pass's before a solve. FFO #40-#49, two threads, four runs alternating:
-/// 12.47 s without, 12.09 s at 5, **12.03 s at 8**; `bench --midgame` at
-/// depth 20, two threads against one: 1.34x at 5, **1.43-1.56x at 8**
-/// (docs/history.md).
+/// The selective pass before a solve, on two or more threads, splits its
+/// midgame nodes searched at least this deep (after their first move).
+/// FFO #40-#49, two threads, four runs alternating: 12.47 s without,
+/// 12.09 s at 5, **12.03 s at 8** (docs/history.md).
 pub const SPLIT_MIN_DEPTH: i32 = 8;
+/// A midgame search on two or more threads splits nodes searched at least
+/// this deep, at any move after the first. `bench --midgame --depth 22`,
+/// two threads against one, three runs each: 1.55x at 5, **1.67x at 6**,
+/// 1.64x at 7 (and 1.47x at 8 splitting at the second move only, as before).
+pub const MIDGAME_SPLIT_MIN_DEPTH: i32 = 6;
+/// How long a search thread out of work spins before it sleeps: with a
+/// split every 0.4 ms, a sleeping thread woke too late (`bench --midgame
+/// --depth 22`: 1.56x without, **1.67x at 200 µs**, 1.71x at 1 ms, which
+/// burns more of a shared machine). Not where the search has more threads
+/// than the machine has cores.
+pub const SPLIT_SPIN: std::time::Duration = std::time::Duration::from_micros(200);
 
 /// Ordering points per opponent reply after a move (fewer replies first).
 pub const ORDER_MOBILITY_WEIGHT: i32 = 16;

@@ -3,7 +3,7 @@
 use super::midgame::disc_window;
 use super::params::*;
 use super::progress::{Progress, Stage, Working};
-use super::worker::{Beat, MidgameMove, Worker};
+use super::worker::{Beat, MidgameMove, SplitPoint, Worker};
 use crate::clock::Instant;
 use crate::engine::eval::UNITS_PER_DISC;
 use crate::engine::tt::TranspositionTable;
@@ -284,9 +284,12 @@ impl Worker<'_> {
             })
             .collect();
         let first = list[0].sq;
-        let Some((best, best_move)) =
-            self.split(list.clone(), depth as i32, v, beta, v, Some(first))
-        else {
+        let Some((best, best_move)) = self.split(
+            list.clone(),
+            SplitPoint::new(1, v, v, Some(first)),
+            depth as i32,
+            beta,
+        ) else {
             return Some(Sweep {
                 completed: false,
                 best: Some((0, v)),

@@ -104,6 +104,12 @@ pub struct SplitPool {
     pub min_empties: u32,
     /// Jobs posted and not yet taken.
     queue: Mutex<VecDeque<SplitJob>>,
+    /// The queue's length, changed under its lock and read without it by
+    /// threads spinning for work ([`SplitPool::spin`]).
+    queued: AtomicUsize,
+    /// How long a thread out of work spins before it sleeps (zero where
+    /// the search has more threads than the machine has cores).
+    spin: Duration,
     /// Signalled when a job is posted or the pool closes.
     ready: Condvar,
     /// Set once the search is over: helpers return.
@@ -202,6 +208,12 @@ impl SplitPool {
             idle: AtomicUsize::new(idle),
             min_empties: super::params::SPLIT_MIN_EMPTIES,
             queue: Mutex::new(VecDeque::new()),
+            queued: AtomicUsize::new(0),
+            spin: if std::thread::available_parallelism().map_or(1, |n| n.get()) > idle {
+                super::params::SPLIT_SPIN
+            } else {
+                Duration::ZERO
+            },
             ready: Condvar::new(),
             closed: AtomicBool::new(false),
             helper_cpu: Mutex::new(Vec::new()),
@@ -224,10 +236,10 @@ impl SplitPool {
     /// Hands `job` to the helper taken by [`SplitPool::acquire`].
     pub fn post(&self, job: SplitJob) {
         job.sp.helpers.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
-        self.queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push_back(job);
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.push_back(job);
+        self.queued.store(q.len(), Relaxed);
+        drop(q);
         self.ready.notify_one();
     }
 
@@ -237,8 +249,10 @@ impl SplitPool {
         loop {
             let mut job = {
                 let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+                let mut spun = false;
                 loop {
                     if let Some(job) = q.pop_front() {
+                        self.queued.store(q.len(), Relaxed);
                         break job;
                     }
                     if self.closed.load(Relaxed) {
@@ -249,7 +263,17 @@ impl SplitPool {
                             .push(thread_cpu());
                         return;
                     }
+                    if !spun {
+                        // Work comes back within microseconds in a busy
+                        // search: a thread that sleeps wakes late.
+                        drop(q);
+                        self.spin(|| self.queued.load(Relaxed) > 0 || self.closed.load(Relaxed));
+                        spun = true;
+                        q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+                        continue;
+                    }
                     q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                    spun = false;
                 }
             };
             w.nodes = 0;
@@ -283,16 +307,27 @@ impl SplitPool {
         let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         // The helper count is read under the queue's lock, and a finishing
         // helper notifies under it: no wake-up is lost.
+        let mut spun = false;
         while sp.helpers_left() > 0 {
             let below = q
                 .iter()
                 .position(|j| j.splits.iter().any(|s| Arc::ptr_eq(s, sp)));
             if let Some(job) = below.and_then(|i| q.remove(i)) {
+                self.queued.store(q.len(), Relaxed);
                 drop(q);
                 self.run_here(w, &job);
                 self.idle.fetch_add(1, Relaxed);
                 q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+            } else if !spun {
+                let queued = q.len();
+                drop(q);
+                let t = Instant::now();
+                self.spin(|| sp.helpers_left() == 0 || self.queued.load(Relaxed) > queued);
+                w.waited += t.elapsed();
+                spun = true;
+                q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             } else {
+                spun = false;
                 let t = Instant::now();
                 q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
                 w.waited += t.elapsed();
@@ -313,6 +348,7 @@ impl SplitPool {
                 continue;
             }
             if let Some(job) = q.pop_front() {
+                self.queued.store(q.len(), Relaxed);
                 drop(q);
                 self.run_here(w, &job);
                 q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -362,9 +398,29 @@ impl SplitPool {
         let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(i) = q.iter().position(|j| Arc::ptr_eq(&j.sp, sp)) {
             q.remove(i);
+            self.queued.store(q.len(), Relaxed);
             drop(q);
             self.idle.fetch_add(1, Relaxed);
             sp.finish(0);
+        }
+    }
+
+    /// Spins until `ready` holds or the pool's spin time has passed.
+    fn spin(&self, ready: impl Fn() -> bool) {
+        if self.spin.is_zero() {
+            return;
+        }
+        let start = Instant::now();
+        loop {
+            for _ in 0..32 {
+                if ready() {
+                    return;
+                }
+                std::hint::spin_loop();
+            }
+            if start.elapsed() >= self.spin {
+                return;
+            }
         }
     }
 
