@@ -9,7 +9,7 @@ use crate::rules::position::Position;
 use crate::rules::square::Move;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// What a search thread shares and counts. The midgame search, the endgame
@@ -209,7 +209,8 @@ impl SplitPool {
             min_empties: super::params::SPLIT_MIN_EMPTIES,
             queue: Mutex::new(VecDeque::new()),
             queued: AtomicUsize::new(0),
-            spin: if std::thread::available_parallelism().map_or(1, |n| n.get()) > idle {
+            spin: if idle > 0 && std::thread::available_parallelism().map_or(1, |n| n.get()) > idle
+            {
                 super::params::SPLIT_SPIN
             } else {
                 Duration::ZERO
@@ -263,17 +264,9 @@ impl SplitPool {
                             .push(thread_cpu());
                         return;
                     }
-                    if !spun {
-                        // Work comes back within microseconds in a busy
-                        // search: a thread that sleeps wakes late.
-                        drop(q);
-                        self.spin(|| self.queued.load(Relaxed) > 0 || self.closed.load(Relaxed));
-                        spun = true;
-                        q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-                        continue;
-                    }
-                    q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
-                    spun = false;
+                    q = self.pause(q, &mut spun, || {
+                        self.queued.load(Relaxed) > 0 || self.closed.load(Relaxed)
+                    });
                 }
             };
             w.nodes = 0;
@@ -318,18 +311,12 @@ impl SplitPool {
                 self.run_here(w, &job);
                 self.idle.fetch_add(1, Relaxed);
                 q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
-            } else if !spun {
-                let queued = q.len();
-                drop(q);
-                let t = Instant::now();
-                self.spin(|| sp.helpers_left() == 0 || self.queued.load(Relaxed) > queued);
-                w.waited += t.elapsed();
-                spun = true;
-                q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             } else {
-                spun = false;
+                let queued = q.len();
                 let t = Instant::now();
-                q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                q = self.pause(q, &mut spun, || {
+                    sp.helpers_left() == 0 || self.queued.load(Relaxed) > queued
+                });
                 w.waited += t.elapsed();
             }
         }
@@ -405,23 +392,32 @@ impl SplitPool {
         }
     }
 
-    /// Spins until `ready` holds or the pool's spin time has passed.
-    fn spin(&self, ready: impl Fn() -> bool) {
-        if self.spin.is_zero() {
-            return;
+    /// Waits, lock `q` released, for a change its caller rechecks under
+    /// the lock: on every other call by spinning up to the pool's spin time
+    /// until `ready` holds (work comes back within microseconds in a busy
+    /// search, and a thread that sleeps wakes late), else on the condition
+    /// variable. `spun` carries the turn between a caller's calls.
+    fn pause<'a>(
+        &'a self,
+        q: MutexGuard<'a, VecDeque<SplitJob>>,
+        spun: &mut bool,
+        ready: impl Fn() -> bool,
+    ) -> MutexGuard<'a, VecDeque<SplitJob>> {
+        *spun = !*spun && !self.spin.is_zero();
+        if !*spun {
+            return self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
         }
+        drop(q);
         let start = Instant::now();
-        loop {
+        'spin: while start.elapsed() < self.spin {
             for _ in 0..32 {
                 if ready() {
-                    return;
+                    break 'spin;
                 }
                 std::hint::spin_loop();
             }
-            if start.elapsed() >= self.spin {
-                return;
-            }
         }
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The CPU time of each helper that has returned.
