@@ -14,6 +14,7 @@ pub mod hub;
 pub mod ids;
 pub mod limits;
 pub mod listen;
+pub mod postgres;
 pub mod room;
 pub mod sqlite;
 pub mod store;

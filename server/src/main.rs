@@ -2,7 +2,8 @@
 
 use clap::Parser;
 use mollett_server::limits::{self, Limits};
-use mollett_server::{http, hub::Hub, listen, sqlite::SqliteStore};
+use mollett_server::store::Store;
+use mollett_server::{http, hub::Hub, listen, postgres::PgStore, sqlite::SqliteStore};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,14 +15,16 @@ struct Args {
     /// Address to listen on (port 0: any free port, printed on stderr).
     #[arg(long, default_value = "127.0.0.1:8000")]
     addr: SocketAddr,
-    /// The SQLite database file holding every room and move (made if absent).
+    /// Where every room and move is kept: a SQLite file (made if absent),
+    /// or a PostgreSQL database that several servers share
+    /// (postgres://USER@HOST:PORT/DB, docs/deploy.md).
     #[arg(long, default_value = "mollett-rooms.db")]
-    db: PathBuf,
+    db: String,
     /// The built board site (scripts/web/build.sh).
     #[arg(long, default_value = "target/web")]
     site: PathBuf,
-    /// Sync the database to disk on every move (survives a power cut, not
-    /// only a killed server; slower).
+    /// Sync the SQLite file to disk on every move (survives a power cut, not
+    /// only a killed server; slower). PostgreSQL follows its own settings.
     #[arg(long)]
     durable: bool,
     /// Open connections in all (lowered to the open-file limit less 64).
@@ -140,8 +143,16 @@ async fn run(args: Args) -> Result<(), String> {
         claim_after: secs(args.claim_after),
         ..Limits::default()
     };
-    let store = SqliteStore::open(&args.db, args.durable)?;
-    let hub = Hub::load_with(Box::new(store), limits.clone())?;
+    let store: Box<dyn Store> =
+        if args.db.starts_with("postgres://") || args.db.starts_with("postgresql://") {
+            if args.durable {
+                log::warn!("--durable is for a SQLite file: PostgreSQL syncs as it is set to");
+            }
+            Box::new(PgStore::open(&args.db)?)
+        } else {
+            Box::new(SqliteStore::open(&PathBuf::from(&args.db), args.durable)?)
+        };
+    let hub = Hub::load_with(store, limits.clone())?;
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("{}: {e}", args.addr))?;

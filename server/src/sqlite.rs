@@ -7,7 +7,7 @@
 //! `synchronous=FULL`, which survives those at the cost of an fsync a move).
 
 use crate::event::{Event, RoomSpec};
-use crate::store::{Store, StoredRoom};
+use crate::store::{AppendError, Store, StoredRoom};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::path::Path;
@@ -150,29 +150,62 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn append(&mut self, id: &str, seq: u64, event: &Event) -> Result<(), String> {
+    fn append(&mut self, id: &str, seq: u64, event: &Event) -> Result<(), AppendError> {
+        let failed = |e: rusqlite::Error| AppendError::Failed(err(e));
         // Events carry the room's small row key, not its 32-character id;
         // the id is looked up in its index here rather than kept in a map
         // that would grow with every room ever made.
-        let text = serde_json::to_string(event).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string(event).map_err(|e| AppendError::Failed(e.to_string()))?;
         // A seat taken after the creator's is the room's second player: it
         // is marked joined in the same transaction, so it is never deleted.
-        let tx = self.db.unchecked_transaction().map_err(err)?;
-        let n = tx
+        let tx = self.db.unchecked_transaction().map_err(failed)?;
+        let n = match tx
             .prepare_cached(
                 "INSERT INTO events (room, seq, event) SELECT key, ?2, ?3 FROM rooms WHERE id = ?1",
             )
             .and_then(|mut st| st.execute(params![id, seq as i64, text]))
-            .map_err(err)?;
+        {
+            Ok(n) => n,
+            // The (room, seq) key: that event number is taken.
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            {
+                return Err(AppendError::Taken)
+            }
+            Err(e) => return Err(failed(e)),
+        };
         if n != 1 {
-            return Err(format!("no room {id} in the database"));
+            return Err(AppendError::Failed(format!("no room {id} in the database")));
         }
         if matches!(event, Event::Seat { .. }) {
             tx.prepare_cached("UPDATE rooms SET joined = 1 WHERE id = ?1")
                 .and_then(|mut st| st.execute([id]))
-                .map_err(err)?;
+                .map_err(failed)?;
         }
-        tx.commit().map_err(err)
+        tx.commit().map_err(failed)
+    }
+
+    fn load_since(&mut self, id: &str, seq: u64) -> Result<Vec<Event>, String> {
+        let mut st = self
+            .db
+            .prepare_cached(
+                "SELECT seq, event FROM events WHERE room = (SELECT key FROM rooms WHERE id = ?1)
+                 AND seq >= ?2 ORDER BY seq",
+            )
+            .map_err(err)?;
+        let rows = st
+            .query_map(params![id, seq as i64], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
+            .map_err(err)?;
+        let mut events = Vec::new();
+        for row in rows {
+            let (seq, text) = row.map_err(err)?;
+            events.push(
+                serde_json::from_str(&text).map_err(|e| format!("room {id} event {seq}: {e}"))?,
+            );
+        }
+        Ok(events)
     }
 
     fn delete_unjoined(&mut self, created_before: u64) -> Result<Vec<String>, String> {

@@ -272,3 +272,4 @@ impl Client {
             .is_err()
     }
 }
+pub mod postgres;

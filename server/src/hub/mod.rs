@@ -9,12 +9,21 @@
 //! The database is the truth and memory a cache (lila-ws): a room with
 //! nobody in it and no clock running is let go after a while and read
 //! back on the next request for it.
+//!
+//! Several nodes may share one store ([`nodes`]): each event is stored under
+//! its `(room, seq)` key, so of two nodes deciding the same event number the
+//! second is refused, reads the room again and decides anew; the events the
+//! others commit, and who they hold in each room, arrive as
+//! [`crate::store::Notice`]s.
+
+mod nodes;
+pub use nodes::{HEARTBEAT, NODE_TIMEOUT};
 
 use crate::event::{ClockSpec, Event, RoomSpec};
 use crate::ids;
 use crate::limits::{Buckets, Limits};
 use crate::room::{Command, Joined, Millis, Room, Status, TRANSFER_VALID};
-use crate::store::Store;
+use crate::store::{AppendError, Store};
 use crate::wire::{self, Presence, WireError};
 use mollett::rooms::wire::{ClientOut, State};
 use mollett::{Color, Variant};
@@ -59,6 +68,10 @@ struct Live {
     touched: Instant,
     /// Let go from memory: whoever still holds this copy must look again.
     gone: bool,
+    /// The other nodes' connections in the room, by node (a shared store).
+    remote: HashMap<String, Presence>,
+    /// This node's connections as last told to the others.
+    announced: Presence,
 }
 
 impl Live {
@@ -75,6 +88,8 @@ impl Live {
             presence_due: false,
             touched: Instant::now(),
             gone: false,
+            remote: HashMap::new(),
+            announced: Presence::default(),
         };
         live.mark_away(now_ms());
         live
@@ -99,13 +114,26 @@ impl Live {
         self.room.seat_of(conn.token.as_deref())
     }
 
-    fn presence(&self) -> Presence {
+    /// Who is connected to this node.
+    fn local_presence(&self) -> Presence {
         let mut p = Presence::default();
         for c in self.conns.values() {
             match self.seat(c) {
                 Some(color) => p.online[color.index()] = true,
                 None => p.spectators += 1,
             }
+        }
+        p
+    }
+
+    /// Who is connected to any node.
+    fn presence(&self) -> Presence {
+        let mut p = self.local_presence();
+        for r in self.remote.values() {
+            for i in 0..2 {
+                p.online[i] |= r.online[i];
+            }
+            p.spectators += r.spectators;
         }
         p
     }
@@ -124,6 +152,14 @@ pub struct Joining {
 pub struct Hub {
     rooms: Mutex<HashMap<String, Arc<Mutex<Live>>>>,
     store: Mutex<Box<dyn Store>>,
+    /// The store is shared with other nodes; this node's name among them.
+    shared: bool,
+    node: String,
+    /// The other nodes, and when each was last heard from.
+    nodes: Mutex<HashMap<String, Instant>>,
+    /// Rooms not in memory that other nodes wrote lately: the event count
+    /// each notice named, and when (a room read just then catches up).
+    recent: Mutex<HashMap<String, (u64, Instant)>>,
     next_conn: AtomicU64,
     limits: Limits,
     /// Rooms made, by address (`limits.rooms_burst`, `limits.room_every`).
@@ -134,6 +170,46 @@ pub struct Hub {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere must not take every room down with it.
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a change was not made.
+enum Refused {
+    /// Told to the one who asked.
+    Wire(WireError),
+    /// Another node stored that event number first; this node's copy of
+    /// the room has been brought up to date, so the request is decided anew.
+    Behind,
+}
+
+impl From<WireError> for Refused {
+    fn from(e: WireError) -> Refused {
+        Refused::Wire(e)
+    }
+}
+
+impl From<crate::room::RoomError> for Refused {
+    fn from(e: crate::room::RoomError) -> Refused {
+        Refused::Wire(e.into())
+    }
+}
+
+/// Times a request is decided anew after other nodes' events overtook it.
+const RETRIES: usize = 4;
+
+/// Runs `attempt` until no other node's event overtakes it.
+fn retrying<T>(mut attempt: impl FnMut() -> Option<Result<T, Refused>>) -> Result<T, WireError> {
+    for _ in 0..RETRIES {
+        match attempt() {
+            None => return Err(WireError::new("bad-message", "no such room")),
+            Some(Ok(t)) => return Ok(t),
+            Some(Err(Refused::Wire(e))) => return Err(e),
+            Some(Err(Refused::Behind)) => continue,
+        }
+    }
+    Err(WireError::new(
+        "server-error",
+        "the room changed on other servers as this was decided; nothing changed",
+    ))
 }
 
 fn server_error(e: String) -> WireError {
@@ -156,9 +232,16 @@ impl Hub {
     pub fn load_with(mut store: Box<dyn Store>, limits: Limits) -> Result<Arc<Hub>, String> {
         let stored = store.load_all()?;
         let now = now_ms();
+        let shared = store.shared();
+        let node = store.node().to_string();
+        let notices = store.notices();
         let hub = Arc::new_cyclic(|me| Hub {
             rooms: Mutex::new(HashMap::new()),
             store: Mutex::new(store),
+            shared,
+            node,
+            nodes: Mutex::new(HashMap::new()),
+            recent: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
             makers: Buckets::new(limits.rooms_burst, limits.room_every),
             limits,
@@ -172,7 +255,11 @@ impl Hub {
                 continue;
             }
             running += 1;
-            room.resume_clock(now);
+            // Alone, the server was down and nobody could move: that time
+            // is not charged. Shared, the game went on on the other nodes.
+            if !hub.shared {
+                room.resume_clock(now);
+            }
             let id = room.spec.id.clone();
             let live = Arc::new(Mutex::new(Live::new(
                 room,
@@ -183,6 +270,10 @@ impl Hub {
             lock(&hub.rooms).insert(id, live);
         }
         log::info!("{count} rooms stored, {running} with a running clock");
+        if let Some(notices) = notices {
+            log::info!("node {} of a shared store", hub.node);
+            hub.listen(notices);
+        }
         let sweeper = Arc::downgrade(&hub);
         let every = hub.limits.sweep_every;
         tokio::spawn(async move {
@@ -240,6 +331,7 @@ impl Hub {
         }
         drop(rooms);
         self.makers.prune();
+        lock(&self.recent).retain(|_, (_, at)| at.elapsed() < NODE_TIMEOUT);
     }
 
     /// Deletes from the database (and memory) the rooms made longer than
@@ -307,13 +399,23 @@ impl Hub {
             events.len() as u64,
             &self.limits,
         )));
-        // Another request may have read it meanwhile: one copy wins.
-        Some(
-            lock(&self.rooms)
-                .entry(id.to_string())
-                .or_insert(fresh)
-                .clone(),
-        )
+        // Another request may have read it meanwhile: one copy wins. A
+        // notice of another node's event that came while it was read is
+        // in `recent` (looked at under the same lock as the rooms).
+        let (live, behind) = {
+            let mut rooms = lock(&self.rooms);
+            match rooms.entry(id.to_string()) {
+                std::collections::hash_map::Entry::Occupied(e) => (e.get().clone(), None),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let behind = lock(&self.recent).remove(id).map(|(n, _)| n);
+                    (e.insert(fresh).clone(), Some(behind))
+                }
+            }
+        };
+        if let Some(behind) = behind {
+            self.read_back(id, &live, behind);
+        }
+        Some(live)
     }
 
     /// Runs `f` on the room under its lock, read back first if it was let go.
@@ -387,20 +489,34 @@ impl Hub {
         Ok((id, color, token))
     }
 
-    /// Stores and applies one event (under the room's lock).
-    fn commit(&self, id: &str, live: &mut Live, event: &Event) -> Result<(), WireError> {
-        lock(&self.store)
-            .append(id, live.seq, event)
-            .map_err(server_error)?;
-        live.seq += 1;
-        live.room.apply(event);
-        Ok(())
+    /// Stores and applies one event (under the room's lock). When another
+    /// node stored that event number first, the room is brought up to date
+    /// (and its connections told) and the caller decides anew.
+    fn commit(&self, id: &str, live: &mut Live, event: &Event) -> Result<(), Refused> {
+        let stored = lock(&self.store).append(id, live.seq, event);
+        match stored {
+            Ok(()) => {
+                live.seq += 1;
+                live.room.apply(event);
+                Ok(())
+            }
+            Err(AppendError::Taken) => {
+                log::info!(
+                    "room {id}: event {} was stored by another node first",
+                    live.seq
+                );
+                self.catch_up(id, live);
+                Err(Refused::Behind)
+            }
+            Err(AppendError::Failed(e)) => Err(Refused::Wire(server_error(e))),
+        }
     }
 
     /// Sends the state to every connection of the room but `except`, and
     /// re-arms the flag and claim timers. Returns the state sent.
     fn publish(&self, id: &str, live: &mut Live, now: Millis, except: Option<u64>) -> State {
         live.mark_away(now);
+        self.announce_presence(id, live);
         let state = live.state(now);
         // One frame per seat kind, made once; the seats' are queued before
         // the spectators', so a room full of watchers does not delay the
@@ -484,7 +600,7 @@ impl Hub {
     }
 
     /// Applies a flag fall due at `now`, if any (before any request is checked).
-    fn settle_clock(&self, id: &str, live: &mut Live, now: Millis) -> Result<bool, WireError> {
+    fn settle_clock(&self, id: &str, live: &mut Live, now: Millis) -> Result<bool, Refused> {
         match live.room.flag(now) {
             Some(flag) => self.commit(id, live, &flag).map(|_| true),
             None => Ok(false),
@@ -499,8 +615,7 @@ impl Hub {
         token: Option<String>,
         tx: mpsc::Sender<String>,
     ) -> Result<Joining, WireError> {
-        self.with_live(id, |live| self.join(id, live, token, tx))
-            .unwrap_or_else(|| Err(WireError::new("bad-message", "no such room")))
+        retrying(|| self.with_live(id, |live| self.join(id, live, token.clone(), tx.clone())))
     }
 
     fn join(
@@ -509,7 +624,7 @@ impl Hub {
         live: &mut Live,
         token: Option<String>,
         tx: mpsc::Sender<String>,
-    ) -> Result<Joining, WireError> {
+    ) -> Result<Joining, Refused> {
         let now = now_ms();
         self.settle_clock(id, live, now)?;
         let (token, fresh) = match live.room.join(token.as_deref(), ids::random_id(), now) {
@@ -542,7 +657,8 @@ impl Hub {
                     return Err(WireError::new(
                         "room-full",
                         format!("this room has {cap} spectators, the most it takes"),
-                    ));
+                    )
+                    .into());
                 }
                 (None, false)
             }
@@ -574,7 +690,17 @@ impl Hub {
     /// room (the sender too) gets the new state, and the sender alone the
     /// frame returned, if any (a transfer link).
     pub fn command(&self, id: &str, conn: u64, cmd: Command) -> Result<Option<String>, WireError> {
-        self.with_live(id, |live| {
+        retrying(|| self.with_live(id, |live| self.decide(id, live, conn, cmd.clone())))
+    }
+
+    fn decide(
+        &self,
+        id: &str,
+        live: &mut Live,
+        conn: u64,
+        cmd: Command,
+    ) -> Result<Option<String>, Refused> {
+        {
             let now = now_ms();
             if self.settle_clock(id, live, now)? {
                 self.publish(id, live, now, None);
@@ -586,7 +712,8 @@ impl Hub {
                 return Err(WireError::new(
                     "too-many",
                     format!("this room has stored {cap} changes, the most a room keeps: make a new room"),
-                ));
+                )
+                .into());
             }
             self.commit(id, live, &event)?;
             self.publish(id, live, now, None);
@@ -597,8 +724,7 @@ impl Hub {
                 })),
                 _ => None,
             })
-        })
-        .unwrap_or_else(|| Err(WireError::new("bad-message", "no such room")))
+        }
     }
 
     /// The state frame for one connection (sent again after a `stale` error).
@@ -633,8 +759,11 @@ impl Hub {
                     self.publish(id, &mut live, now, None);
                 }
                 Ok(false) => self.arm_timer(id, &mut live),
+                // Another node's event came first: the room was read again
+                // and its timers armed anew.
+                Err(Refused::Behind) => {}
                 // The store failed: try again shortly rather than lose the flag.
-                Err(_) => self.arm_at(id, &mut live, now + 1000),
+                Err(Refused::Wire(_)) => self.arm_at(id, &mut live, now + 1000),
             }
         }
     }
