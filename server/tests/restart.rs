@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::server::{play, Server};
 use common::*;
 use mollett::Variant;
 use mollett_server::event::{ClockSpec, Event, RoomSpec};
@@ -10,8 +11,6 @@ use mollett_server::room::{Command, Joined, Room};
 use mollett_server::sqlite::SqliteStore;
 use mollett_server::store::Store;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command as Process, Stdio};
 
 /// Applies `e` to `room` and stores it as event `seq`.
 fn keep(store: &mut SqliteStore, room: &mut Room, seq: &mut u64, e: Event) {
@@ -112,79 +111,6 @@ fn the_database_rebuilds_every_room_as_it_was() {
     room.apply(&e);
     let again = store.load_all().unwrap().remove(1);
     assert_eq!(Room::replay(again.0, &again.1), room);
-}
-
-/// The server binary on a free loopback port; killed when dropped.
-struct Server {
-    child: Child,
-    addr: std::net::SocketAddr,
-}
-
-impl Server {
-    fn start(db: &std::path::Path, site: &std::path::Path) -> Server {
-        let mut child = Process::new(env!("CARGO_BIN_EXE_mollett-server"))
-            .args(["--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .arg("--site")
-            .arg(site)
-            .env("RUST_LOG", "warn")
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server says where it listens")
-                .unwrap();
-            if let Some(rest) = line.strip_prefix("mollett-server: listening on http://") {
-                break rest.trim_end_matches('/').parse().unwrap();
-            }
-        };
-        // Keep draining stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, addr }
-    }
-
-    /// kill -9: no chance to flush or close anything.
-    fn kill9(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Plays the first legal square for whichever seat is to move, `n` times;
-/// returns the last state seen by both.
-async fn play(black: &mut Client, white: &mut Client, mut state: Value, n: usize) -> Value {
-    for _ in 0..n {
-        if state["status"] != "playing" {
-            break;
-        }
-        let plies = state["moves"].as_array().unwrap().len();
-        let sq = state["legal"][0].as_str().unwrap().to_string();
-        let mover = if state["to_move"] == "black" {
-            &mut *black
-        } else {
-            &mut *white
-        };
-        // Each client may send 20 messages a second (the rate limit).
-        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
-        mover
-            .send(json!({"type": "move", "square": sq, "ply": plies}))
-            .await;
-        let a = black.state_at_least(plies + 1).await;
-        let b = white.state_at_least(plies + 1).await;
-        assert_eq!(game_part(a["state"].clone()), game_part(b["state"].clone()));
-        state = a["state"].clone();
-    }
-    state
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

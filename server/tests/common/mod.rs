@@ -273,3 +273,4 @@ impl Client {
     }
 }
 pub mod postgres;
+pub mod server;

@@ -1,0 +1,308 @@
+//! Rooms on several nodes sharing one PostgreSQL (docs/rooms.md "Several
+//! nodes"): two `mollett-server` processes on a private cluster this test
+//! starts. Any node serves any room; a node killed with SIGKILL loses no
+//! acknowledged ply; moves cross from node to node within 100 ms (p99);
+//! two moves for one ply through two nodes at once apply once; rooms made
+//! on both are all there after both restart.
+
+mod common;
+
+use common::postgres::Postgres;
+use common::server::{play, Server};
+use common::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// Two nodes on one new database: (cluster, database URL, folder, node A, node B).
+fn two_nodes(args: &[&str]) -> Option<(Postgres, String, tempfile::TempDir, Server, Server)> {
+    let pg = Postgres::start()?;
+    let url = pg.database();
+    let (dir, site, _) = scratch();
+    let a = Server::start_with(&url, &site, args);
+    let b = Server::start_with(&url, &site, args);
+    Some((pg, url, dir, a, b))
+}
+
+fn plies(state: &Value) -> usize {
+    state["moves"].as_array().unwrap().len()
+}
+
+/// Waits until `f` holds for the room's state as node `addr` serves it.
+async fn until_state(
+    addr: std::net::SocketAddr,
+    room: &str,
+    what: &str,
+    f: impl Fn(&Value) -> bool,
+) -> Value {
+    let by = Instant::now() + WAIT;
+    loop {
+        let s = get_state(addr, room).await;
+        if f(&s) {
+            return s;
+        }
+        assert!(Instant::now() < by, "{addr} never showed {what}: {s}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_made_on_one_node_is_played_from_the_other() {
+    let Some((_pg, _url, _dir, a, b)) = two_nodes(&[]) else {
+        return;
+    };
+    let (room, seat, token) = create(a.addr, "classic", "black", Value::Null).await;
+    assert_eq!(seat, "black");
+    // Both players on the other node; a spectator on the one that made it.
+    let (mut black, _) = Client::join(b.addr, &room, Some(&token)).await;
+    let (mut white, w) = Client::join(b.addr, &room, None).await;
+    assert_eq!(w["seat"], "white");
+    let (mut watcher, v) = Client::join(a.addr, &room, None).await;
+    assert_eq!(
+        v["seat"], "spectator",
+        "the node that made the room knows both seats are taken"
+    );
+    let state = play(&mut black, &mut white, w["state"].clone(), 12).await;
+    assert_eq!(plies(&state), 12);
+    // The node that made the room relayed every move to its spectator...
+    let seen = watcher.state_at(12).await;
+    assert_eq!(game_part(seen["state"].clone()), game_part(state.clone()));
+    // ...and serves the same game.
+    assert_eq!(game_part(get_state(a.addr, &room).await), game_part(state));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_killed_after_10_plies_loses_none_and_its_players_go_on_elsewhere() {
+    let Some((_pg, _url, _dir, a, b)) = two_nodes(&[]) else {
+        return;
+    };
+    let clock = json!({"minutes": 10, "increment": 5});
+    let (room, _, token_black) = create(a.addr, "modern", "black", clock).await;
+    let (mut black, _) = Client::join(a.addr, &room, Some(&token_black)).await;
+    let (mut white, w) = Client::join(a.addr, &room, None).await;
+    let token_white = w["token"].as_str().unwrap().to_string();
+    // A spectator on the node that stays sees the game as it goes.
+    let (mut watcher, _) = Client::join(b.addr, &room, None).await;
+    let before = play(&mut black, &mut white, w["state"].clone(), 10).await;
+    assert_eq!(plies(&before), 10);
+    watcher.state_at(10).await;
+    drop((black, white));
+    a.kill9();
+
+    // Both players come back through the other node with their tokens.
+    let (mut black, w) = Client::join(b.addr, &room, Some(&token_black)).await;
+    assert_eq!(
+        (w["seat"].as_str(), w["token"].is_null()),
+        (Some("black"), true)
+    );
+    let (mut white, w) = Client::join(b.addr, &room, Some(&token_white)).await;
+    assert_eq!(w["seat"], "white");
+    assert_eq!(
+        w["state"]["moves"], before["moves"],
+        "no acknowledged ply lost"
+    );
+    // The clock went on while the node died (the others never stopped).
+    let left = |s: &Value, side: &str| s["clock"][side].as_i64().unwrap();
+    let mover = if before["to_move"] == "black" {
+        "black_ms"
+    } else {
+        "white_ms"
+    };
+    assert!(left(&w["state"], mover) <= left(&before, mover), "{w}");
+    let end = play(&mut black, &mut white, w["state"].clone(), 200).await;
+    assert_eq!(end["status"], "over", "the game goes on to its end");
+    assert_eq!(end["result"]["reason"], "end");
+    assert_eq!(
+        game_part(watcher.state_at(plies(&end)).await["state"].clone()),
+        game_part(end)
+    );
+}
+
+/// The `q` quantile of `v` (sorted here).
+fn quantile(v: &mut [Duration], q: f64) -> Duration {
+    v.sort();
+    v[((v.len() - 1) as f64 * q).round() as usize]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn black_and_white_on_two_nodes_play_a_whole_game_each_move_relayed_in_100_ms() {
+    let Some((_pg, _url, _dir, a, b)) = two_nodes(&[]) else {
+        return;
+    };
+    let (room, _, token) = create(a.addr, "modern", "black", Value::Null).await;
+    let (mut black, _) = Client::join(a.addr, &room, Some(&token)).await;
+    let (mut white, w) = Client::join(b.addr, &room, None).await;
+    // Each sees the other online, though the other's node is not its own.
+    let online =
+        |s: &Value| s["seats"]["black"]["online"] == true && s["seats"]["white"]["online"] == true;
+    for (c, name) in [(&mut black, "black"), (&mut white, "white")] {
+        let by = Instant::now() + WAIT;
+        loop {
+            let s = c.recv_type("state").await;
+            if online(&s["state"]) {
+                break;
+            }
+            assert!(
+                Instant::now() < by,
+                "{name} never saw both seats online: {s}"
+            );
+        }
+    }
+    let mut state = w["state"].clone();
+    let mut relay = Vec::new();
+    while state["status"] == "playing" {
+        let n = plies(&state);
+        let sq = state["legal"][0].as_str().unwrap().to_string();
+        let (mover, other) = if state["to_move"] == "black" {
+            (&mut black, &mut white)
+        } else {
+            (&mut white, &mut black)
+        };
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let sent = Instant::now();
+        mover
+            .send(json!({"type": "move", "square": sq, "ply": n}))
+            .await;
+        // The other seat is on the other node: its state crossed PostgreSQL.
+        let seen = other.state_at_least(n + 1).await;
+        relay.push(sent.elapsed());
+        let mine = mover.state_at_least(n + 1).await;
+        assert_eq!(
+            game_part(seen["state"].clone()),
+            game_part(mine["state"].clone())
+        );
+        state = seen["state"].clone();
+    }
+    assert_eq!(state["result"]["reason"], "end");
+    assert!(relay.len() >= 58, "a whole game: {} plies", relay.len());
+    let (p50, p99) = (quantile(&mut relay, 0.5), quantile(&mut relay, 0.99));
+    eprintln!(
+        "{} moves from node to node: relay p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        relay.len(),
+        p50.as_secs_f64() * 1e3,
+        p99.as_secs_f64() * 1e3,
+        relay.iter().max().unwrap().as_secs_f64() * 1e3
+    );
+    assert!(
+        p99 <= Duration::from_millis(100),
+        "p99 relay {p99:?} over 100 ms"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_seat_sending_two_moves_for_one_ply_through_two_nodes_gets_one_applied() {
+    let Some((_pg, _url, _dir, a, b)) = two_nodes(&[]) else {
+        return;
+    };
+    let (room, _, token) = create(a.addr, "modern", "black", Value::Null).await;
+    // Black is connected to both nodes at once (two tabs, two proxies' picks).
+    let (mut black_a, _) = Client::join(a.addr, &room, Some(&token)).await;
+    let (mut black_b, _) = Client::join(b.addr, &room, Some(&token)).await;
+    let (mut white, w) = Client::join(a.addr, &room, None).await;
+    let mut state = w["state"].clone();
+    let mut races = 0;
+    while state["status"] == "playing" && races < 25 {
+        let n = plies(&state);
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        if state["to_move"] == "white" {
+            let sq = state["legal"][0].as_str().unwrap().to_string();
+            white
+                .send(json!({"type": "move", "square": sq, "ply": n}))
+                .await;
+            state = white.state_at_least(n + 1).await["state"].clone();
+            for c in [&mut black_a, &mut black_b] {
+                c.state_at_least(n + 1).await;
+            }
+            continue;
+        }
+        let legal: Vec<String> = state["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        if legal.len() < 2 {
+            black_a
+                .send(json!({"type": "move", "square": legal[0], "ply": n}))
+                .await;
+            state = white.state_at_least(n + 1).await["state"].clone();
+            for c in [&mut black_a, &mut black_b] {
+                c.state_at_least(n + 1).await;
+            }
+            continue;
+        }
+        races += 1;
+        let (x, y) = (&legal[0], &legal[legal.len() - 1]);
+        tokio::join!(
+            black_a.send(json!({"type": "move", "square": x, "ply": n})),
+            black_b.send(json!({"type": "move", "square": y, "ply": n})),
+        );
+        // Each connection ends up with the game one ply on; the loser was
+        // told its move came too late (stale) and given the state.
+        let sa = black_a.state_at_least(n + 1).await;
+        let sb = black_b.state_at_least(n + 1).await;
+        state = white.state_at_least(n + 1).await["state"].clone();
+        // One of the two is ply n, and the other nowhere after it (white
+        // may have had to pass).
+        let after: Vec<&str> = state["moves"].as_array().unwrap()[n..]
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(
+            after[0] == x || after[0] == y,
+            "ply {n}: {after:?} begins with neither {x} nor {y}"
+        );
+        assert_eq!(
+            after.iter().filter(|m| **m == x || **m == y).count(),
+            1,
+            "ply {n}: exactly one of {x} and {y} applied: {state}"
+        );
+        assert!(
+            after[1..].iter().all(|m| *m == "pass"),
+            "ply {n}: {after:?}"
+        );
+        for s in [&sa, &sb] {
+            assert_eq!(
+                game_part(s["state"].clone()),
+                game_part(state.clone()),
+                "ply {n}"
+            );
+        }
+        // Both nodes agree, and so does what they stored.
+        let on_a = get_state(a.addr, &room).await;
+        let on_b = until_state(b.addr, &room, "the ply", |s| plies(s) == plies(&state)).await;
+        assert_eq!(game_part(on_a), game_part(on_b.clone()), "ply {n}");
+        assert_eq!(game_part(on_b), game_part(state.clone()), "ply {n}");
+    }
+    assert!(races >= 10, "only {races} races");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_rooms_made_on_both_nodes_are_there_after_both_restart() {
+    let args = ["--rooms-burst", "1000"];
+    let Some((_pg, url, dir, a, b)) = two_nodes(&args) else {
+        return;
+    };
+    let mut rooms = Vec::new();
+    for i in 0..200 {
+        let node = if i % 2 == 0 { a.addr } else { b.addr };
+        let variant = if i % 3 == 0 { "classic" } else { "modern" };
+        let (room, _, token) = create(node, variant, "black", Value::Null).await;
+        rooms.push((room, token, variant));
+    }
+    a.kill9();
+    b.kill9();
+    let site = dir.path().join("site");
+    let a = Server::start_with(&url, &site, &args);
+    let b = Server::start_with(&url, &site, &args);
+    for (i, (room, token, variant)) in rooms.iter().enumerate() {
+        // Each asked of the node that did not make it.
+        let node = if i % 2 == 0 { b.addr } else { a.addr };
+        let s = get_state(node, room).await;
+        assert_eq!(s["variant"], *variant, "{room}");
+        assert_eq!(s["seats"]["black"]["taken"], true, "{room}");
+        if i % 50 == 0 {
+            let (_c, w) = Client::join(node, room, Some(token)).await;
+            assert_eq!(w["seat"], "black", "the creator's token holds its seat");
+        }
+    }
+}
