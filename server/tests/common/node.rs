@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -18,9 +18,7 @@ pub struct Node {
 impl Node {
     /// The binary with `flags`, its database `db`, serving `site`.
     pub fn start(db: &Path, site: &Path, flags: &[String]) -> Node {
-        // Set for the tests, not for examples/load.rs, which shares this folder.
-        let bin = option_env!("CARGO_BIN_EXE_mollett-server").expect("built by cargo test");
-        let mut child = Command::new(bin)
+        let mut child = Command::new(server_bin())
             .args(flags)
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(db)
@@ -65,6 +63,20 @@ impl Node {
 impl Drop for Node {
     fn drop(&mut self) {
         self.kill9();
+    }
+}
+
+/// The server binary: cargo names it to the tests; examples/load.rs, which
+/// shares this folder, finds it beside its own `examples/` folder.
+fn server_bin() -> PathBuf {
+    match option_env!("CARGO_BIN_EXE_mollett-server") {
+        Some(bin) => PathBuf::from(bin),
+        None => std::env::current_exe()
+            .unwrap()
+            .parent()
+            .and_then(Path::parent)
+            .expect("the build's folder")
+            .join("mollett-server"),
     }
 }
 
