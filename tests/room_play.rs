@@ -14,6 +14,10 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tungstenite::WebSocket;
 
+// nginx with server/deploy/nginx.conf, shared with the server's tests.
+#[path = "../server/tests/common/nginx.rs"]
+mod nginx;
+
 const ROOM: &str = "0123456789abcdef0123456789abcdef";
 const MOLLETT: &str = env!("CARGO_BIN_EXE_mollett");
 
@@ -517,173 +521,15 @@ fn an_engine_that_cannot_start_takes_no_seat() {
     );
 }
 
-/// `name`, found on this machine or installed with apt-get (as root, a
-/// bounded wait); None if neither.
-fn tool(name: &str, package: &str) -> Option<PathBuf> {
-    let find = || {
-        [
-            "/usr/sbin",
-            "/usr/bin",
-            "/usr/local/sbin",
-            "/usr/local/bin",
-            "/sbin",
-        ]
-        .iter()
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.exists())
-    };
-    if let Some(p) = find() {
-        return Some(p);
-    }
-    // SAFETY: geteuid only reads the process's user id.
-    if unsafe { libc::geteuid() } != 0 || !Path::new("/usr/bin/apt-get").exists() {
-        return None;
-    }
-    eprintln!("room_play: installing {package} with apt-get for the TLS test");
-    let apt = |args: &[&str]| {
-        Command::new("timeout")
-            .arg("180")
-            .arg("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if !apt(&["install", "-y", "-q", package]) {
-        apt(&["update", "-q"]);
-        apt(&["install", "-y", "-q", package]);
-    }
-    find()
-}
-
-/// nginx stopped as its own signal asks (SIGTERM to the master takes its
-/// workers with it) when dropped.
-struct Nginx(Child);
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        // SAFETY: a signal to the process this test started.
-        unsafe { libc::kill(self.0.id() as libc::pid_t, libc::SIGTERM) };
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// server/deploy/nginx.conf, run as it is but for its lines that name the
-/// machine: loopback ports, the test's certificate, the server's port.
-fn nginx_in_front(nginx: &Path, dir: &Path, server: &str, cert: &Path, key: &Path) -> (Nginx, u16) {
-    let recipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("server/deploy/nginx.conf");
-    let mut site = std::fs::read_to_string(recipe).unwrap();
-    let port = free_port();
-    for (from, to) in [
-        ("listen 443 ssl;", format!("listen 127.0.0.1:{port} ssl;")),
-        ("listen 80;", format!("listen 127.0.0.1:{};", free_port())),
-        (
-            "/etc/letsencrypt/live/rooms.example.org/fullchain.pem",
-            cert.display().to_string(),
-        ),
-        (
-            "/etc/letsencrypt/live/rooms.example.org/privkey.pem",
-            key.display().to_string(),
-        ),
-        ("http://127.0.0.1:8000", format!("http://{server}")),
-    ] {
-        assert!(
-            site.contains(from),
-            "server/deploy/nginx.conf has no '{from}'"
-        );
-        site = site.replace(from, &to);
-    }
-    std::fs::write(dir.join("site.conf"), site).unwrap();
-    let d = dir.display();
-    let main = format!(
-        "daemon off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n  access_log {d}/access.log;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
-         fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n  include {d}/site.conf;\n}}\n"
-    );
-    std::fs::write(dir.join("nginx.conf"), main).unwrap();
-    let child = Command::new(nginx)
-        .arg("-p")
-        .arg(dir)
-        .arg("-c")
-        .arg(dir.join("nginx.conf"))
-        .arg("-e")
-        .arg(dir.join("error.log"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start nginx");
-    let mut nginx = Nginx(child);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        let log = || std::fs::read_to_string(dir.join("error.log")).unwrap_or_default();
-        if let Ok(Some(status)) = nginx.0.try_wait() {
-            panic!("nginx stopped ({status}): {}", log());
-        }
-        assert!(
-            Instant::now() < deadline,
-            "nginx does not listen: {}",
-            log()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (nginx, port)
-}
-
 #[test]
 fn a_whole_game_through_nginx_and_tls() {
     let started = Instant::now();
-    let (Some(nginx), Some(openssl)) = (tool("nginx", "nginx-light"), tool("openssl", "openssl"))
-    else {
-        eprintln!("SKIPPED a_whole_game_through_nginx_and_tls: no nginx or openssl, and apt-get could not install them");
+    let server = Server::start();
+    let node = server.addr.parse().unwrap();
+    let Some(front) = nginx::Front::start("a_whole_game_through_nginx_and_tls", &[node]) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    // nginx's workers (user nobody when started as root) read in here too.
-    std::fs::set_permissions(
-        dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
-    // A self-signed certificate for 127.0.0.1, as docs/deploy.md makes one.
-    let made = Command::new(openssl)
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-        ])
-        .args(["-nodes", "-days", "2", "-subj", "/CN=127.0.0.1"])
-        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
-        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    let server = Server::start();
-    let (_nginx, port) = nginx_in_front(&nginx, dir.path(), &server.addr, &cert, &key);
+    let (port, cert) = (front.https, &front.cert);
     let (room, black) = server.create_room();
     let link = format!("https://127.0.0.1:{port}/?room={room}");
 
@@ -716,7 +562,7 @@ fn a_whole_game_through_nginx_and_tls() {
     let upgraded = format!("\"GET /ws/{room} HTTP/1.1\" 101 ");
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let log = std::fs::read_to_string(dir.path().join("access.log")).unwrap_or_default();
+        let log = front.log("access.log");
         if log.contains(&upgraded) {
             break;
         }

@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+pub mod nginx;
+pub mod node;
+
 use futures_util::{SinkExt, StreamExt};
 use mollett_server::hub::Hub;
 use mollett_server::limits::Limits;
