@@ -23,6 +23,7 @@ fn node(more: &[&str]) -> (Node, tempfile::TempDir) {
     let (dir, site, db) = scratch();
     let mut flags = deploy_flags();
     flags.extend(more.iter().map(|s| s.to_string()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
     (Node::start(&db, &site, &flags), dir)
 }
 

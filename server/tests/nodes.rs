@@ -7,19 +7,20 @@
 
 mod common;
 
+use common::node::Node;
+use common::play::play;
 use common::postgres::Postgres;
-use common::server::{play, Server};
 use common::*;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 /// Two nodes on one new database: (cluster, database URL, folder, node A, node B).
-fn two_nodes(args: &[&str]) -> Option<(Postgres, String, tempfile::TempDir, Server, Server)> {
+fn two_nodes(args: &[&str]) -> Option<(Postgres, String, tempfile::TempDir, Node, Node)> {
     let pg = Postgres::start()?;
     let url = pg.database();
     let (dir, site, _) = scratch();
-    let a = Server::start_with(&url, &site, args);
-    let b = Server::start_with(&url, &site, args);
+    let a = Node::start(&url, &site, args);
+    let b = Node::start(&url, &site, args);
     Some((pg, url, dir, a, b))
 }
 
@@ -72,7 +73,7 @@ async fn a_room_made_on_one_node_is_played_from_the_other() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_killed_after_10_plies_loses_none_and_its_players_go_on_elsewhere() {
-    let Some((_pg, _url, _dir, a, b)) = two_nodes(&[]) else {
+    let Some((_pg, _url, _dir, mut a, b)) = two_nodes(&[]) else {
         return;
     };
     let clock = json!({"minutes": 10, "increment": 5});
@@ -279,7 +280,7 @@ async fn one_seat_sending_two_moves_for_one_ply_through_two_nodes_gets_one_appli
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_hundred_rooms_made_on_both_nodes_are_there_after_both_restart() {
     let args = ["--rooms-burst", "1000"];
-    let Some((_pg, url, dir, a, b)) = two_nodes(&args) else {
+    let Some((_pg, url, dir, mut a, mut b)) = two_nodes(&args) else {
         return;
     };
     let mut rooms = Vec::new();
@@ -292,8 +293,8 @@ async fn two_hundred_rooms_made_on_both_nodes_are_there_after_both_restart() {
     a.kill9();
     b.kill9();
     let site = dir.path().join("site");
-    let a = Server::start_with(&url, &site, &args);
-    let b = Server::start_with(&url, &site, &args);
+    let a = Node::start(&url, &site, &args);
+    let b = Node::start(&url, &site, &args);
     for (i, (room, token, variant)) in rooms.iter().enumerate() {
         // Each asked of the node that did not make it.
         let node = if i % 2 == 0 { b.addr } else { a.addr };

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::server::{play, Server};
+use common::node::Node;
+use common::play::play;
 use common::*;
 use mollett::Variant;
 use mollett_server::event::{ClockSpec, Event, RoomSpec};
@@ -116,7 +117,7 @@ fn the_database_rebuilds_every_room_as_it_was() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_with_kill_9_has_every_move_after_a_restart() {
     let (_dir, site, db) = scratch();
-    let server = Server::start(&db, &site);
+    let mut server = Node::start(&db, &site, &[]);
     let addr = server.addr;
     let mut rooms = Vec::new();
     for (variant, clock) in [
@@ -140,7 +141,7 @@ async fn a_server_killed_with_kill_9_has_every_move_after_a_restart() {
     server.kill9();
     tokio::time::sleep(std::time::Duration::from_secs(3)).await;
 
-    let server = Server::start(&db, &site);
+    let server = Node::start(&db, &site, &[]);
     let addr = server.addr;
     for (room, tb, tw, before) in rooms {
         assert_eq!(

@@ -6,6 +6,8 @@
 
 pub mod nginx;
 pub mod node;
+pub mod play;
+pub mod postgres;
 
 use futures_util::{SinkExt, StreamExt};
 use mollett_server::hub::Hub;
@@ -275,5 +277,3 @@ impl Client {
             .is_err()
     }
 }
-pub mod postgres;
-pub mod server;

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -16,12 +17,13 @@ pub struct Node {
 }
 
 impl Node {
-    /// The binary with `flags`, its database `db`, serving `site`.
-    pub fn start(db: &Path, site: &Path, flags: &[String]) -> Node {
+    /// The binary with `flags`, its database `db` (a SQLite file or a
+    /// PostgreSQL URL), serving `site`.
+    pub fn start(db: impl AsRef<OsStr>, site: &Path, flags: &[&str]) -> Node {
         let mut child = Command::new(server_bin())
             .args(flags)
             .args(["--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
+            .arg(db.as_ref())
             .arg("--site")
             .arg(site)
             .env("RUST_LOG", "warn")
@@ -30,12 +32,20 @@ impl Node {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start mollett-server");
+        let shown = db.as_ref().to_string_lossy().into_owned();
         let (tx, rx) = std::sync::mpsc::channel();
         let err = child.stderr.take().unwrap();
-        // Reads stderr to its end, so the server never blocks on a full pipe.
+        // Reads stderr to its end, so the server never blocks on a full
+        // pipe; what it says after starting shows in the test's output.
         std::thread::spawn(move || {
+            let mut started = false;
             for line in BufReader::new(err).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
+                if started {
+                    eprintln!("mollett-server ({shown}): {line}");
+                } else {
+                    started = line.contains("listening on http://");
+                    let _ = tx.send(line);
+                }
             }
         });
         let mut node = Node {
@@ -46,6 +56,8 @@ impl Node {
             let line = rx
                 .recv_timeout(Duration::from_secs(10))
                 .expect("mollett-server says where it listens");
+            // A server that cannot start says why before it stops.
+            eprintln!("{line}");
             if let Some(rest) = line.split("listening on http://").nth(1) {
                 break rest.trim_end_matches('/').parse().unwrap();
             }

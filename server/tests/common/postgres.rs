@@ -10,17 +10,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// True when the comma-separated `MOLLETT_SKIP` names `part`: the test
-/// then says it skipped and passes. CI never sets it.
-pub fn skipped(part: &str) -> bool {
-    let skip = std::env::var("MOLLETT_SKIP").unwrap_or_default();
-    if skip.split(',').any(|p| p.trim() == part) {
-        eprintln!("MOLLETT_SKIP names {part}: this test is not run");
-        return true;
-    }
-    false
-}
-
 pub struct Postgres {
     child: Child,
     pub port: u16,
@@ -89,7 +78,8 @@ impl Postgres {
     /// A running cluster, or `None` when `MOLLETT_SKIP` names `postgres`.
     /// Panics (the test fails) when PostgreSQL cannot be had.
     pub fn start() -> Option<Postgres> {
-        if skipped("postgres") {
+        if super::nginx::skipped("postgres") {
+            eprintln!("MOLLETT_SKIP names postgres: this test is not run");
             return None;
         }
         let bin = install().expect(
