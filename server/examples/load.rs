@@ -15,8 +15,18 @@
 //! reopened as they are closed) try to take it, and a player pair from
 //! another address makes a room and plays a game.
 //!
+//! With `--postgres`, the rooms are kept in a PostgreSQL cluster the run
+//! starts (Debian's `postgresql`, tests/common/postgres.rs, with its
+//! defaults but `synchronous_commit=off`: a commit is safe from the node
+//! being killed, as SQLite's WAL at `synchronous=NORMAL` is), and
+//! `--nodes 2` starts two servers on it: room `i` is made on node `i % 2`,
+//! its black seat joins there and its white seat on the same node, or on
+//! the other one with `--across` (every move then crosses PostgreSQL's
+//! NOTIFY); room 0's spectators are spread over both.
+//!
 //!     cargo build --release -p mollett-server --example load
 //!     target/release/examples/load [--rooms 1000] [--think MS] [--spectators 300] [--kill] [--attack 1200]
+//!     target/release/examples/load --postgres [--nodes 2 [--across]] [--rooms 1000] [--spectators 300]
 //!
 //! Without `--think` every client moves the moment it may, so the server is
 //! saturated and the latency is mostly queueing (1,000 rooms / moves a
@@ -30,6 +40,7 @@ mod common;
 use common::{get_state, http_from, scratch, Client};
 use serde_json::{json, Value};
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -46,13 +57,19 @@ struct Server {
     addr: SocketAddr,
 }
 
-fn start(bin: &Path, db: &Path, site: &Path) -> Server {
+fn start(bin: &Path, db: impl AsRef<OsStr>, site: &Path) -> Server {
     start_with(bin, db, site, None, &[])
 }
 
 /// The server, with its open-file limit held to `files` (soft and hard,
 /// as a default system would) and `extra` flags.
-fn start_with(bin: &Path, db: &Path, site: &Path, files: Option<u32>, extra: &[&str]) -> Server {
+fn start_with(
+    bin: &Path,
+    db: impl AsRef<OsStr>,
+    site: &Path,
+    files: Option<u32>,
+    extra: &[&str],
+) -> Server {
     let mut cmd = match files {
         Some(n) => {
             let mut c = Command::new("sh");
@@ -64,7 +81,7 @@ fn start_with(bin: &Path, db: &Path, site: &Path, files: Option<u32>, extra: &[&
     };
     let mut child = cmd
         .args(["--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
+        .arg(db.as_ref())
         .arg("--site")
         .arg(site)
         .args(extra)
@@ -248,23 +265,28 @@ struct Run {
 }
 
 /// Opens `rooms` rooms with both seats connected, then plays them all at
-/// once; with `kill_after`, kills the server (kill -9) that long into play.
+/// once; with `kill_after`, kills the first server (kill -9) that long into
+/// play. Room `i` is made on node `i % nodes`, its white seat on the next
+/// node when `across`.
 async fn run(
-    server: &mut Server,
+    servers: &mut [Server],
     rooms: usize,
     think_ms: u64,
     spectators: usize,
+    across: bool,
     kill_after: Option<Duration>,
 ) -> Run {
-    let addr = server.addr;
+    let nodes: Vec<SocketAddr> = servers.iter().map(|s| s.addr).collect();
     let totals = Arc::new(Mutex::new(Totals::default()));
     let mut clients = Vec::new();
     for i in 0..rooms {
         let variant = if i % 2 == 0 { "modern" } else { "classic" };
         let from = player_address(i);
+        let addr = nodes[i % nodes.len()];
         let (room, token) = make_room(addr, &from, variant).await;
         let (b, _) = join_from(addr, &room, &from, Some(&token)).await;
-        let (w, welcome) = join_from(addr, &room, &from, None).await;
+        let white_at = nodes[(i + usize::from(across)) % nodes.len()];
+        let (w, welcome) = join_from(white_at, &room, &from, None).await;
         clients.push((room, b, w, welcome["state"].clone()));
     }
     // Room 0's watchers, ten an address; each reads every frame until the
@@ -273,7 +295,7 @@ async fn run(
     if let Some((room0, ..)) = clients.first() {
         for j in 0..spectators {
             let from = format!("127.2.{}.{}", j / 2500, j / 10 % 250 + 1);
-            let (mut c, _) = join_from(addr, room0, &from, None).await;
+            let (mut c, _) = join_from(nodes[j % nodes.len()], room0, &from, None).await;
             watchers.push(tokio::spawn(async move {
                 let mut frames = 0u64;
                 while let Some(v) = c.next_within(Duration::from_secs(60)).await {
@@ -322,8 +344,8 @@ async fn run(
     match kill_after {
         Some(after) => {
             tokio::time::sleep(after).await;
-            server.child.kill().unwrap(); // SIGKILL
-            server.child.wait().unwrap();
+            servers[0].child.kill().unwrap(); // SIGKILL
+            servers[0].child.wait().unwrap();
             eprintln!("server killed with kill -9 after {after:?}");
             let _ = tokio::time::timeout(LIMIT, all).await;
         }
@@ -524,11 +546,26 @@ async fn main() {
     let think_ms: u64 = arg("--think").map_or(0, |t| t.parse().expect("--think MS"));
     let spectators: usize = arg("--spectators").map_or(0, |t| t.parse().expect("--spectators N"));
     let siege: Option<usize> = arg("--attack").map(|t| t.parse().expect("--attack N"));
+    let nodes: usize = arg("--nodes").map_or(1, |t| t.parse().expect("--nodes N"));
+    let across = std::env::args().any(|a| a == "--across");
+    let postgres = std::env::args().any(|a| a == "--postgres");
+    assert!(
+        nodes == 1 || postgres,
+        "--nodes 2 needs --postgres (a shared store)"
+    );
     let (_dir, site, db) = scratch();
+    let cluster = postgres.then(|| {
+        common::postgres::Postgres::start_with(&[("synchronous_commit", "off")])
+            .expect("MOLLETT_SKIP names postgres")
+    });
+    let store = match &cluster {
+        Some(pg) => pg.database().into(),
+        None => db.clone().into_os_string(),
+    };
 
-    let mut server = start(&bin, &db, &site);
-    let r = run(&mut server, rooms, think_ms, spectators, None).await;
-    let hwm = vm_hwm(server.child.id());
+    let mut servers: Vec<Server> = (0..nodes).map(|_| start(&bin, &store, &site)).collect();
+    let r = run(&mut servers, rooms, think_ms, spectators, across, None).await;
+    let hwm: u64 = servers.iter().map(|s| vm_hwm(s.child.id())).sum();
     let (moves, resent, mut lat, mut watched) = {
         let t = r.totals.lock().unwrap();
         (
@@ -550,16 +587,29 @@ async fn main() {
         .iter()
         .filter(|(_, s)| s.lock().unwrap().over)
         .count();
-    let _ = Command::new("kill")
-        .args(["-INT", &server.child.id().to_string()])
-        .status();
-    let _ = server.child.wait();
-    // The games' size: the database file with its write-ahead log copied in.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-        .unwrap();
-    drop(conn);
-    let db_bytes = size(&db) + size(&db.with_extension("db-wal"));
+    for server in &mut servers {
+        let _ = Command::new("kill")
+            .args(["-INT", &server.child.id().to_string()])
+            .status();
+        let _ = server.child.wait();
+    }
+    let db_bytes = if postgres {
+        0
+    } else {
+        // The games' size: the database file with its write-ahead log copied in.
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .unwrap();
+        drop(conn);
+        size(&db) + size(&db.with_extension("db-wal"))
+    };
+    let store = if postgres { "PostgreSQL" } else { "SQLite" };
+    let seats = if across {
+        "on two nodes"
+    } else {
+        "on one node"
+    };
+    println!("{store}, {nodes} node(s), each room's seats {seats}");
     println!("think {think_ms} ms: rooms {rooms}, games finished {finished}, moves {}, play time {:.1} s", moves, r.play_time.as_secs_f64());
     println!(
         "moves per second: {:.0}",
@@ -582,24 +632,37 @@ async fn main() {
     if resent > 0 {
         println!("moves sent again after rate-limited: {resent}");
     }
-    println!("server peak RSS (VmHWM): {:.1} MiB", hwm as f64 / 1024.0);
     println!(
-        "database: {:.2} MB for {finished} games ({:.2} MB per 1,000)",
-        db_bytes as f64 / 1e6,
-        db_bytes as f64 / 1e6 * 1000.0 / finished.max(1) as f64
+        "servers' peak RSS (VmHWM, summed): {:.1} MiB",
+        hwm as f64 / 1024.0
     );
+    if !postgres {
+        println!(
+            "database: {:.2} MB for {finished} games ({:.2} MB per 1,000)",
+            db_bytes as f64 / 1e6,
+            db_bytes as f64 / 1e6 * 1000.0 / finished.max(1) as f64
+        );
+    }
     if let Some(n) = siege {
         // A game of about 25 s: past the hello and header time limits.
         attack(&bin, n, 400).await;
     }
-    if !kill {
+    if !kill || postgres {
         return;
     }
 
     // The kill run: a fresh database, killed at about half the first run's play time.
     let (_dir2, site2, db2) = scratch();
-    let mut server = start(&bin, &db2, &site2);
-    let r = run(&mut server, rooms, think_ms, 0, Some(r.play_time / 2)).await;
+    let mut killed = [start(&bin, &db2, &site2)];
+    let r = run(
+        &mut killed,
+        rooms,
+        think_ms,
+        0,
+        false,
+        Some(r.play_time / 2),
+    )
+    .await;
     let server = start(&bin, &db2, &site2);
     let (mut games_lost, mut moves_lost, mut acked_total) = (0, 0, 0);
     let mut stored: HashMap<String, usize> = HashMap::new();

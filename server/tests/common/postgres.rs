@@ -76,8 +76,19 @@ fn free_port() -> u16 {
 
 impl Postgres {
     /// A running cluster, or `None` when `MOLLETT_SKIP` names `postgres`.
-    /// Panics (the test fails) when PostgreSQL cannot be had.
+    /// Panics (the test fails) when PostgreSQL cannot be had. A test's
+    /// cluster need not survive a power cut: no fsync.
     pub fn start() -> Option<Postgres> {
+        Postgres::start_with(&[
+            ("fsync", "off"),
+            ("synchronous_commit", "off"),
+            ("full_page_writes", "off"),
+        ])
+    }
+
+    /// [`Postgres::start`] with these settings (`-c NAME=VALUE` each) over
+    /// PostgreSQL's defaults.
+    pub fn start_with(settings: &[(&str, &str)]) -> Option<Postgres> {
         if super::nginx::skipped("postgres") {
             eprintln!("MOLLETT_SKIP names postgres: this test is not run");
             return None;
@@ -139,16 +150,12 @@ impl Postgres {
             .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
             .arg("-k")
             .arg(dir.path())
-            // A test's cluster need not survive a power cut.
-            .args([
-                "-c",
-                "fsync=off",
-                "-c",
-                "synchronous_commit=off",
-                "-c",
-                "full_page_writes=off",
-            ])
             .args(["-c", "max_connections=200"])
+            .args(
+                settings
+                    .iter()
+                    .flat_map(|(k, v)| ["-c".to_string(), format!("{k}={v}")]),
+            )
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
