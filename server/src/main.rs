@@ -27,7 +27,9 @@ struct Args {
     /// Open connections in all (lowered to the open-file limit less 64).
     #[arg(long, default_value_t = limits::MAX_CONNECTIONS, value_parser = positive)]
     max_connections: usize,
-    /// Open connections from one address (IPv6: one /64).
+    /// Open connections from one address group (an IPv4 /24, an IPv6 /64),
+    /// never more than an eighth of --max-connections; a --trusted-proxy
+    /// is held to this number alone.
     #[arg(long, default_value_t = limits::PER_ADDRESS, value_parser = positive)]
     per_address: usize,
     /// Spectators one room takes.
