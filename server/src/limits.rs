@@ -20,6 +20,15 @@ pub const PING_TIMEOUT: Duration = Duration::from_secs(20);
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// `POST /api/rooms`'s body must arrive within this.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// A WebSocket frame the peer's socket cannot take within this closes the
+/// connection: a reader that stopped reading, whose frames would otherwise
+/// sit in the kernel's buffers (`SEND_BUFFER`).
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The kernel's send buffer asked for on each accepted socket (Linux
+/// doubles it), in place of loopback's autotuning up to 4 MiB: 200
+/// watchers that never read took 145 MB of kernel memory (issue 77). A
+/// state frame is a few KiB; the site's files take a few more round trips.
+pub const SEND_BUFFER: usize = 64 * 1024;
 /// Open connections (HTTP and WebSocket) in all; lowered to the process's
 /// open-file limit less `FD_RESERVE` at start.
 pub const MAX_CONNECTIONS: usize = 10_000;
@@ -69,6 +78,7 @@ pub struct Limits {
     pub ping_timeout: Duration,
     pub header_timeout: Duration,
     pub body_timeout: Duration,
+    pub write_timeout: Duration,
     pub connections: usize,
     pub per_address: usize,
     pub rooms_burst: u32,
@@ -97,6 +107,7 @@ impl Default for Limits {
             ping_timeout: PING_TIMEOUT,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
+            write_timeout: WRITE_TIMEOUT,
             connections: MAX_CONNECTIONS,
             per_address: PER_ADDRESS,
             rooms_burst: ROOMS_BURST,

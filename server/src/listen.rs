@@ -2,7 +2,7 @@
 //! (refused with a plain HTTP answer past the caps), HTTP/1 with a header
 //! time limit, and the client's address handed to the routes.
 
-use crate::limits::{client_key, Limits, FD_RESERVE};
+use crate::limits::{client_key, Limits, FD_RESERVE, SEND_BUFFER};
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
@@ -248,6 +248,10 @@ pub async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
+        // A reader that stops reading then stalls its connection's writes
+        // within a few frames (and is cut off) rather than parking megabytes
+        // in the kernel.
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
         let io = TokioIo::new(Counted {
             stream,
             _ticket: ticket,

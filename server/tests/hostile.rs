@@ -1,12 +1,13 @@
 //! Clients that hold what others need (issue 77), over loopback: address
-//! groups and the connection caps.
+//! groups and the connection caps, and a reader that stopped reading.
 
 mod common;
 
 use common::*;
 use mollett_server::limits::Limits;
+use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -122,4 +123,83 @@ async fn an_address_group_holds_at_most_an_eighth_of_the_connections() {
     for mut s in idle {
         read_to_close(&mut s).await;
     }
+}
+
+/// Joins `room` with `token` and waits for the welcome.
+async fn seat(addr: SocketAddr, room: &str, token: &str) -> Client {
+    Client::join(addr, room, Some(token)).await.0
+}
+
+/// Many state frames to everyone in the room: games of twenty renames, a
+/// resignation and a rematch, each on fresh connections (so no
+/// connection's own rate limit is reached).
+async fn churn(addr: SocketAddr, room: &str, tokens: [&str; 2], games: usize) {
+    for g in 0..games {
+        let mut b = seat(addr, room, tokens[0]).await;
+        let mut w = seat(addr, room, tokens[1]).await;
+        for i in 0..10 {
+            b.send(json!({"type": "name", "name": format!("Black {g} {i}")}))
+                .await;
+            w.send(json!({"type": "name", "name": format!("White {g} {i}")}))
+                .await;
+        }
+        b.send(json!({"type": "resign"})).await;
+        for c in [&mut b, &mut w] {
+            while c.recv_type("state").await["state"]["result"].is_null() {}
+            c.send(json!({"type": "rematch"})).await;
+        }
+        let game = g as u64 + 2;
+        while b.recv_type("state").await["state"]["game"] != game {}
+    }
+}
+
+#[tokio::test]
+async fn a_reader_that_stops_reading_is_cut_off_and_a_reading_one_is_not() {
+    let (_dir, site, db) = scratch();
+    let limits = Limits {
+        write_timeout: Duration::from_millis(500),
+        presence_delay: Duration::from_millis(5),
+        ..quick()
+    };
+    let (addr, _) = start_with(&db, &site, limits).await;
+    let (room, _, black) = create(addr, "modern", "black", Value::Null).await;
+    let (first, welcome) = Client::join(addr, &room, None).await;
+    let white = welcome["token"].as_str().unwrap().to_string();
+    drop(first);
+    // A watcher whose window is small and who never reads after its welcome.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let tcp = socket.connect(addr).await.unwrap();
+    let mut stalled = Client::over(addr, &room, tcp).await;
+    stalled.send(json!({"type": "hello", "token": null})).await;
+    stalled.recv_type("welcome").await;
+    // One that reads everything, counting the bytes.
+    let (mut reader, _) = Client::join(addr, &room, None).await;
+    let read = tokio::spawn(async move {
+        let mut bytes = 0;
+        while let Some(v) = reader.next().await {
+            bytes += v.to_string().len();
+            if v["state"]["seats"]["black"]["name"] == "done" {
+                return (reader, bytes);
+            }
+        }
+        panic!("the reading watcher was closed after {bytes} bytes");
+    });
+    assert_eq!(get_state(addr, &room).await["spectators"], 2);
+    churn(addr, &room, [&black, &white], 24).await;
+    let mut b = seat(addr, &room, &black).await;
+    b.send(json!({"type": "name", "name": "done"})).await;
+    let (mut reader, bytes) = read.await.unwrap();
+    // Well past the kernel's buffers as asked for (not as autotuned).
+    assert!(bytes > 250_000, "only {bytes} bytes of frames");
+    let t = Instant::now();
+    while get_state(addr, &room).await["spectators"] != 1 {
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "the stalled watcher still holds its place"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(reader.listen_for(100).await.is_some(), "the reader stays");
+    drop(stalled);
 }
