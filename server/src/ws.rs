@@ -81,8 +81,15 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, id: String) {
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => Some(t),
                     Some(Ok(Message::Binary(_))) => None,
-                    // Pings are answered by the library; a Pong answers ours.
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    // Pings are answered by the library and a Pong answers
+                    // ours, but each is a frame read and maybe one written:
+                    // they count against the rate as messages do, unanswered,
+                    // so a flood of them is closed (one that sent pings and
+                    // never read kept a core 89 % busy).
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                        if !limit.allow() && limit.strikes > STRIKES { break }
+                        continue;
+                    }
                     // Closed, or a frame past the library's own limit.
                     _ => break,
                 };

@@ -1,15 +1,18 @@
 //! Clients that hold what others need (issue 77), over loopback: address
-//! groups and the connection caps, and a reader that stopped reading.
+//! groups and the connection caps, a reader that stopped reading, and a flood
+//! of WebSocket pings.
 
 mod common;
 
 use common::*;
+use futures_util::SinkExt;
 use mollett_server::limits::Limits;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
 
 /// Short hello and request limits, as in limits.rs.
 fn quick() -> Limits {
@@ -202,4 +205,44 @@ async fn a_reader_that_stops_reading_is_cut_off_and_a_reading_one_is_not() {
     }
     assert!(reader.listen_for(100).await.is_some(), "the reader stays");
     drop(stalled);
+}
+
+#[tokio::test]
+async fn a_flood_of_pings_is_cut_off() {
+    let (_dir, site, db) = scratch();
+    let (addr, _) = start_with(&db, &site, quick()).await;
+    let (room, _, _) = create(addr, "modern", "black", Value::Null).await;
+    // A few pings now and then are no flood.
+    let (mut calm, _) = Client::join(addr, &room, None).await;
+    for _ in 0..5 {
+        calm.ws_mut()
+            .send(Message::Ping(vec![1].into()))
+            .await
+            .unwrap();
+    }
+    calm.send(json!({"type": "ping"})).await;
+    assert_eq!(calm.recv_type("pong").await["type"], "pong");
+    // Thousands, never reading the answers: closed.
+    let (mut flood, _) = Client::join(addr, &room, None).await;
+    for _ in 0..5000 {
+        if flood
+            .ws_mut()
+            .send(Message::Ping(vec![0u8; 8].into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let t = Instant::now();
+    loop {
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "the flooding connection is still open"
+        );
+        if flood.listen_for(200).await.is_none() {
+            break;
+        }
+    }
+    assert!(calm.listen_for(100).await.is_some(), "the calm one stays");
 }
