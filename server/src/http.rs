@@ -76,6 +76,13 @@ fn no_room() -> Response {
     error(StatusCode::NOT_FOUND, "no such room")
 }
 
+fn too_large() -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the body may hold {MAX_FRAME} bytes"),
+    )
+}
+
 #[derive(Deserialize)]
 struct CreateRequest {
     variant: String,
@@ -166,15 +173,20 @@ async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
             "the body must be Content-Type: application/json",
         );
     }
+    // A body declared past the limit is refused before any of it is read:
+    // waiting for it would hold the connection until the body time limit.
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_FRAME as u64) {
+        return too_large();
+    }
     let within = hub.limits().body_timeout;
     let body = match tokio::time::timeout(within, axum::body::to_bytes(body, MAX_FRAME)).await {
         Ok(Ok(b)) => b,
-        Ok(Err(_)) => {
-            return error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the body may hold {MAX_FRAME} bytes"),
-            )
-        }
+        Ok(Err(_)) => return too_large(),
         Err(_) => {
             return error(
                 StatusCode::REQUEST_TIMEOUT,

@@ -1,6 +1,6 @@
 //! Clients that hold what others need (issue 77), over loopback: address
-//! groups and the connection caps, a reader that stopped reading, and a flood
-//! of WebSocket pings.
+//! groups and the connection caps, a reader that stopped reading, a flood
+//! of WebSocket pings, and a body declared too large.
 
 mod common;
 
@@ -245,4 +245,32 @@ async fn a_flood_of_pings_is_cut_off() {
         }
     }
     assert!(calm.listen_for(100).await.is_some(), "the calm one stays");
+}
+
+#[tokio::test]
+async fn a_body_declared_too_large_is_refused_at_once() {
+    let (_dir, site, db) = scratch();
+    let (addr, hub) = start_with(&db, &site, Limits::default()).await;
+    let mut s = tcp_from(addr, "127.0.0.1").await;
+    s.write_all(
+        b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+          Content-Length: 100000\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let t = Instant::now();
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = tokio::time::timeout(Duration::from_secs(1), s.read(&mut buf))
+            .await
+            .expect("an answer within 1 s")
+            .unwrap();
+        assert!(n > 0, "closed without an answer");
+        head.extend_from_slice(&buf[..n]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    assert!(head.starts_with("HTTP/1.1 413"), "{head}");
+    assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
+    assert_eq!(hub.rooms_in_memory(), 0);
 }
