@@ -54,8 +54,9 @@ struct Args {
     #[arg(long, default_value_t = limits::HEADER_TIMEOUT.as_secs_f64(), value_parser = seconds)]
     request_timeout: f64,
     /// A reverse proxy (its address as the server sees it, e.g. 127.0.0.1)
-    /// whose X-Forwarded-For names the client for the room-making limit;
-    /// repeatable (docs/deploy.md).
+    /// whose X-Forwarded-For names the client for the room-making limit and
+    /// whose X-Forwarded-Proto the scheme of the site's pages (https behind
+    /// TLS: an http page's Origin is then foreign); repeatable (docs/deploy.md).
     #[arg(long = "trusted-proxy")]
     trusted_proxies: Vec<std::net::IpAddr>,
     /// An origin besides the server's own host (e.g. https://example.org)

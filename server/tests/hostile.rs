@@ -1,6 +1,7 @@
 //! Clients that hold what others need (issue 77), over loopback: address
 //! groups and the connection caps, a reader that stopped reading, a flood
-//! of WebSocket pings, and a body declared too large.
+//! of WebSocket pings, a body declared too large, and pages of another
+//! scheme.
 
 mod common;
 
@@ -273,4 +274,60 @@ async fn a_body_declared_too_large_is_refused_at_once() {
     assert!(head.starts_with("HTTP/1.1 413"), "{head}");
     assert!(t.elapsed() < Duration::from_secs(1), "{:?}", t.elapsed());
     assert_eq!(hub.rooms_in_memory(), 0);
+}
+
+/// `POST /api/rooms` from `from` with `headers`: the status.
+async fn post_room(addr: SocketAddr, from: &str, headers: &str) -> u16 {
+    let headers = format!("Content-Type: application/json\r\n{headers}");
+    let body = r#"{"variant":"modern","color":"black"}"#;
+    http_from(addr, from, "POST", "/api/rooms", &headers, body)
+        .await
+        .0
+}
+
+#[tokio::test]
+async fn an_origin_of_another_scheme_is_foreign() {
+    let (_dir, site, db) = scratch();
+    let (addr, _) = start_with(&db, &site, quick()).await;
+    // Reached directly, the server speaks http: a page of https://HOST did
+    // not come from it, whatever a client says its proxy was.
+    assert_eq!(post_room(addr, "127.0.0.1", &format!("Origin: http://{addr}\r\n")).await, 201);
+    assert_eq!(post_room(addr, "127.0.0.1", &format!("Origin: https://{addr}\r\n")).await, 403);
+    let claims_https = format!("Origin: https://{addr}\r\nX-Forwarded-Proto: https\r\n");
+    assert_eq!(post_room(addr, "127.0.0.1", &claims_https).await, 403);
+}
+
+#[tokio::test]
+async fn behind_a_trusted_https_proxy_an_http_page_is_foreign() {
+    let (_dir, site, db) = scratch();
+    let limits = Limits {
+        trusted_proxies: vec!["127.0.0.4".parse().unwrap()],
+        allowed_origins: vec!["http://other.example".into()],
+        ..quick()
+    };
+    let (addr, hub) = start_with(&db, &site, limits).await;
+    let (room, _, _) = create(addr, "modern", "black", Value::Null).await;
+    let via = |origin: &str| format!("Origin: {origin}\r\nX-Forwarded-Proto: https\r\n");
+    let proxy = "127.0.0.4";
+    assert_eq!(post_room(addr, proxy, &via(&format!("https://{addr}"))).await, 201);
+    assert_eq!(post_room(addr, proxy, &via(&format!("HTTPS://{addr}"))).await, 201);
+    assert_eq!(post_room(addr, proxy, &via(&format!("http://{addr}"))).await, 403);
+    // An origin listed is taken as listed, its scheme too.
+    assert_eq!(post_room(addr, proxy, &via("http://other.example")).await, 201);
+    assert_eq!(post_room(addr, proxy, &via("https://other.example")).await, 403);
+    // A proxy that says plain http expects http pages.
+    let plain = format!("Origin: http://{addr}\r\nX-Forwarded-Proto: http\r\n");
+    assert_eq!(post_room(addr, proxy, &plain).await, 201);
+    // The WebSocket upgrade is held to the same rule.
+    let (got, _, body) = http_from(
+        addr,
+        proxy,
+        "GET",
+        &format!("/ws/{room}"),
+        &via(&format!("http://{addr}")),
+        "",
+    )
+    .await;
+    assert_eq!(got, 403, "{body}");
+    assert_eq!(hub.rooms_in_memory(), 5);
 }
