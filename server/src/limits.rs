@@ -130,9 +130,7 @@ impl Limits {
     /// Connections one address group may hold: `per_address`, but never
     /// more than a `GROUP_SHARE`th of `connections` (at least one).
     pub fn per_group(&self) -> usize {
-        self.per_address
-            .min(self.connections / GROUP_SHARE)
-            .max(1)
+        self.per_address.min(self.connections / GROUP_SHARE).max(1)
     }
 }
 

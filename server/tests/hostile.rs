@@ -93,7 +93,9 @@ async fn one_address_cannot_take_every_connection() {
     for mut s in idle {
         read_to_close(&mut s).await;
     }
-    assert!(get_from(addr, "127.0.0.4").await.starts_with("HTTP/1.1 200"));
+    assert!(get_from(addr, "127.0.0.4")
+        .await
+        .starts_with("HTTP/1.1 200"));
 }
 
 #[tokio::test]
@@ -117,13 +119,17 @@ async fn an_address_group_holds_at_most_an_eighth_of_the_connections() {
     assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
     assert!(answer.contains("(at most 8)"), "{answer}");
     // Another group gets in.
-    assert!(get_from(addr, "127.0.2.1").await.starts_with("HTTP/1.1 200"));
+    assert!(get_from(addr, "127.0.2.1")
+        .await
+        .starts_with("HTTP/1.1 200"));
     // A trusted proxy speaks for many clients: only --per-address holds it.
     for _ in 0..10 {
         idle.push(tcp_from(addr, "127.0.3.1").await);
     }
     tokio::time::sleep(Duration::from_millis(50)).await;
-    assert!(get_from(addr, "127.0.3.1").await.starts_with("HTTP/1.1 200"));
+    assert!(get_from(addr, "127.0.3.1")
+        .await
+        .starts_with("HTTP/1.1 200"));
     for mut s in idle {
         read_to_close(&mut s).await;
     }
@@ -291,8 +297,14 @@ async fn an_origin_of_another_scheme_is_foreign() {
     let (addr, _) = start_with(&db, &site, quick()).await;
     // Reached directly, the server speaks http: a page of https://HOST did
     // not come from it, whatever a client says its proxy was.
-    assert_eq!(post_room(addr, "127.0.0.1", &format!("Origin: http://{addr}\r\n")).await, 201);
-    assert_eq!(post_room(addr, "127.0.0.1", &format!("Origin: https://{addr}\r\n")).await, 403);
+    assert_eq!(
+        post_room(addr, "127.0.0.1", &format!("Origin: http://{addr}\r\n")).await,
+        201
+    );
+    assert_eq!(
+        post_room(addr, "127.0.0.1", &format!("Origin: https://{addr}\r\n")).await,
+        403
+    );
     let claims_https = format!("Origin: https://{addr}\r\nX-Forwarded-Proto: https\r\n");
     assert_eq!(post_room(addr, "127.0.0.1", &claims_https).await, 403);
 }
@@ -309,12 +321,27 @@ async fn behind_a_trusted_https_proxy_an_http_page_is_foreign() {
     let (room, _, _) = create(addr, "modern", "black", Value::Null).await;
     let via = |origin: &str| format!("Origin: {origin}\r\nX-Forwarded-Proto: https\r\n");
     let proxy = "127.0.0.4";
-    assert_eq!(post_room(addr, proxy, &via(&format!("https://{addr}"))).await, 201);
-    assert_eq!(post_room(addr, proxy, &via(&format!("HTTPS://{addr}"))).await, 201);
-    assert_eq!(post_room(addr, proxy, &via(&format!("http://{addr}"))).await, 403);
+    assert_eq!(
+        post_room(addr, proxy, &via(&format!("https://{addr}"))).await,
+        201
+    );
+    assert_eq!(
+        post_room(addr, proxy, &via(&format!("HTTPS://{addr}"))).await,
+        201
+    );
+    assert_eq!(
+        post_room(addr, proxy, &via(&format!("http://{addr}"))).await,
+        403
+    );
     // An origin listed is taken as listed, its scheme too.
-    assert_eq!(post_room(addr, proxy, &via("http://other.example")).await, 201);
-    assert_eq!(post_room(addr, proxy, &via("https://other.example")).await, 403);
+    assert_eq!(
+        post_room(addr, proxy, &via("http://other.example")).await,
+        201
+    );
+    assert_eq!(
+        post_room(addr, proxy, &via("https://other.example")).await,
+        403
+    );
     // A proxy that says plain http expects http pages.
     let plain = format!("Origin: http://{addr}\r\nX-Forwarded-Proto: http\r\n");
     assert_eq!(post_room(addr, proxy, &plain).await, 201);
