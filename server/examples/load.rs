@@ -1,7 +1,7 @@
 //! Load and attack benchmark (not a test; docs/rooms.md "Speed and size"
 //! and "Limits"): starts the server binary on loopback with a fresh
 //! database, opens ROOMS rooms at once with two WebSocket clients each
-//! (each room's two players from an address of their own in 127.0.0.0/8,
+//! (each room's two players from an address group of their own in 127.0.0.0/8,
 //! as people are), optionally SPECTATORS more watching room 0, and plays
 //! whole random legal games (each client picks a random square of
 //! `legal`). Reports moves a second, the latency from one seat's move to
@@ -134,10 +134,11 @@ struct Totals {
     resent: u64,
 }
 
-/// Room `i`'s players' address: two connections and one room an address,
-/// so the per-address limits see people, not one benchmark.
+/// Room `i`'s players' address, in a /24 of its own: two connections and
+/// one room an address group, so the per-address limits see people, not
+/// one benchmark.
 fn player_address(i: usize) -> String {
-    format!("127.1.{}.{}", i / 250, i % 250 + 1)
+    format!("127.{}.{}.1", 1 + i / 250, i % 250)
 }
 
 /// The `pct` percentile of `v` (sorted here) in milliseconds.
@@ -289,12 +290,12 @@ async fn run(
         let (w, welcome) = join_from(white_at, &room, &from, None).await;
         clients.push((room, b, w, welcome["state"].clone()));
     }
-    // Room 0's watchers, ten an address; each reads every frame until the
+    // Room 0's watchers, ten an address group (a /24); each reads every frame until the
     // game ends (a watcher that stopped reading would be cut off).
     let mut watchers = Vec::new();
     if let Some((room0, ..)) = clients.first() {
         for j in 0..spectators {
-            let from = format!("127.2.{}.{}", j / 2500, j / 10 % 250 + 1);
+            let from = format!("127.{}.{}.1", 200 + j / 2500, j / 10 % 250);
             let (mut c, _) = join_from(nodes[j % nodes.len()], room0, &from, None).await;
             watchers.push(tokio::spawn(async move {
                 let mut frames = 0u64;
@@ -449,13 +450,13 @@ async fn besiege(
 }
 
 /// The attack run: the server held to 1,024 open files, `n` idle sockets
-/// from 127.0.0.1, and meanwhile a pair from 127.0.0.2 makes a room and
+/// from 127.0.0.1, and meanwhile a pair from 127.0.1.2 makes a room and
 /// plays a whole game (0 to 2 x `think_ms` a move).
 async fn attack(bin: &Path, n: usize, think_ms: u64) {
     let (_dir, site, db) = scratch();
     let server = start_with(bin, &db, &site, Some(1024), &[]);
     let addr = server.addr;
-    let (target, _) = make_room(addr, "127.0.0.3", "modern").await;
+    let (target, _) = make_room(addr, "127.0.1.3", "modern").await;
     let stop = Arc::new(AtomicBool::new(false));
     let siege = Arc::new(Siege::default());
     let attackers: Vec<_> = (0..n)
@@ -472,10 +473,10 @@ async fn attack(bin: &Path, n: usize, think_ms: u64) {
     // Let the attack take hold.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let t = Instant::now();
-    let (room, token) = make_room(addr, "127.0.0.2", "modern").await;
+    let (room, token) = make_room(addr, "127.0.1.2", "modern").await;
     let made_in = t.elapsed();
-    let (b, _) = join_from(addr, &room, "127.0.0.2", Some(&token)).await;
-    let (w, welcome) = join_from(addr, &room, "127.0.0.2", None).await;
+    let (b, _) = join_from(addr, &room, "127.0.1.2", Some(&token)).await;
+    let (w, welcome) = join_from(addr, &room, "127.0.1.2", None).await;
     let seen = Arc::new(Mutex::new(Seen::default()));
     let totals = Arc::new(Mutex::new(Totals::default()));
     let first = welcome["state"].clone();
@@ -513,7 +514,7 @@ async fn attack(bin: &Path, n: usize, think_ms: u64) {
          server held to 1024 open files"
     );
     println!(
-        "  the other address (127.0.0.2): room made in {:.1} ms, game over {}, {} moves in {:.1} s, \
+        "  the other address (127.0.1.2): room made in {:.1} ms, game over {}, {} moves in {:.1} s, \
          move to other seat median {:.2} ms, p99 {:.2} ms",
         made_in.as_secs_f64() * 1000.0,
         seen.lock().unwrap().over,

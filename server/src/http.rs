@@ -5,17 +5,19 @@ use crate::download;
 use crate::event::ClockSpec;
 use crate::hub::Hub;
 use crate::ids::looks_like_id;
+use crate::limits::Limits;
 use crate::wire::MAX_FRAME;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, Extensions, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use mollett::{Color, Variant};
 use serde::Deserialize;
 use serde_json::json;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tower_http::compression::Compression;
@@ -76,6 +78,13 @@ fn no_room() -> Response {
     error(StatusCode::NOT_FOUND, "no such room")
 }
 
+fn too_large() -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the body may hold {MAX_FRAME} bytes"),
+    )
+}
+
 #[derive(Deserialize)]
 struct CreateRequest {
     variant: String,
@@ -125,21 +134,47 @@ fn parse_create(body: &[u8]) -> Result<Create, String> {
     Ok((variant, color, clock))
 }
 
-/// Why a request comes from another site's page: its `Origin` names
-/// neither the host it was sent to nor one of the `allowed` origins.
-/// Browsers send `Origin` with every cross-site POST and every WebSocket
-/// upgrade; programs (room-play, curl) send none and are not refused.
-fn foreign_origin(headers: &HeaderMap, allowed: &[String]) -> Option<String> {
+/// Why a request comes from another site's page: its `Origin` is not one
+/// of the allowed origins, and names another host than the one it was sent
+/// to or another scheme than the server's pages are loaded over
+/// ([`page_scheme`]): an `http://` page of the host, which anyone on the
+/// network path can write, is not the https site's own. Browsers send
+/// `Origin` with every cross-site POST and every WebSocket upgrade;
+/// programs (room-play, curl) send none and are not refused.
+fn foreign_origin(headers: &HeaderMap, limits: &Limits, peer: Option<IpAddr>) -> Option<String> {
     let origin = headers.get(header::ORIGIN)?.to_str().unwrap_or("?");
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let authority = origin.split_once("://").map(|(_, a)| a);
-    if allowed.iter().any(|a| a.eq_ignore_ascii_case(origin)) {
+    if limits
+        .allowed_origins
+        .iter()
+        .any(|a| a.eq_ignore_ascii_case(origin))
+    {
         return None;
     }
-    match (authority, host) {
-        (Some(a), Some(h)) if a.eq_ignore_ascii_case(h) => None,
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let scheme = page_scheme(headers, peer, &limits.trusted_proxies);
+    match (origin.split_once("://"), host) {
+        (Some((s, a)), Some(h)) if s.eq_ignore_ascii_case(scheme) && a.eq_ignore_ascii_case(h) => {
+            None
+        }
         _ => Some(origin.to_string()),
     }
+}
+
+/// The scheme this server's own pages are loaded over: the server speaks
+/// plain http, unless the peer is a trusted proxy whose
+/// `X-Forwarded-Proto` says otherwise (its last entry, the one the proxy
+/// wrote; from any other peer the header is anyone's word).
+fn page_scheme<'a>(headers: &'a HeaderMap, peer: Option<IpAddr>, trusted: &[IpAddr]) -> &'a str {
+    if !peer.is_some_and(|p| trusted.contains(&p)) {
+        return "http";
+    }
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("http")
 }
 
 /// True when the body is declared JSON (a plain HTML form can send only
@@ -154,7 +189,8 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    if let Some(origin) = foreign_origin(&parts.headers, &hub.limits().allowed_origins) {
+    let peer = crate::listen::peer(&parts.extensions).map(|p| p.ip());
+    if let Some(origin) = foreign_origin(&parts.headers, hub.limits(), peer) {
         return error(
             StatusCode::FORBIDDEN,
             format!("rooms are made from this site's own page, not from {origin}"),
@@ -166,15 +202,20 @@ async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
             "the body must be Content-Type: application/json",
         );
     }
+    // A body declared past the limit is refused before any of it is read:
+    // waiting for it would hold the connection until the body time limit.
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_FRAME as u64) {
+        return too_large();
+    }
     let within = hub.limits().body_timeout;
     let body = match tokio::time::timeout(within, axum::body::to_bytes(body, MAX_FRAME)).await {
         Ok(Ok(b)) => b,
-        Ok(Err(_)) => {
-            return error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the body may hold {MAX_FRAME} bytes"),
-            )
-        }
+        Ok(Err(_)) => return too_large(),
         Err(_) => {
             return error(
                 StatusCode::REQUEST_TIMEOUT,
@@ -186,12 +227,12 @@ async fn create(State(hub): State<Arc<Hub>>, req: Request) -> Response {
         Ok(r) => r,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
-    if let Some(peer) = crate::listen::peer(&parts.extensions) {
+    if let Some(peer) = peer {
         let forwarded = parts
             .headers
             .get("x-forwarded-for")
             .and_then(|v| v.to_str().ok());
-        let client = crate::limits::client_ip(peer.ip(), forwarded, &hub.limits().trusted_proxies);
+        let client = crate::limits::client_ip(peer, forwarded, &hub.limits().trusted_proxies);
         if let Err(wait) = hub.may_make_room(client) {
             let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
             let limits = hub.limits();
@@ -310,11 +351,13 @@ async fn websocket(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    extensions: Extensions,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     // A page of another site could otherwise play in a visitor's rooms with
     // the tokens its own origin cannot read, or fill rooms with watchers.
-    if let Some(origin) = foreign_origin(&headers, &hub.limits().allowed_origins) {
+    let peer = crate::listen::peer(&extensions).map(|p| p.ip());
+    if let Some(origin) = foreign_origin(&headers, hub.limits(), peer) {
         return error(
             StatusCode::FORBIDDEN,
             format!("rooms are played from this site's own page, not from {origin}"),

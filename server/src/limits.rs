@@ -20,13 +20,26 @@ pub const PING_TIMEOUT: Duration = Duration::from_secs(20);
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// `POST /api/rooms`'s body must arrive within this.
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// A WebSocket frame the peer's socket cannot take within this closes the
+/// connection: a reader that stopped reading, whose frames would otherwise
+/// sit in the kernel's buffers (`SEND_BUFFER`).
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The kernel's send buffer asked for on each accepted socket (Linux
+/// doubles it), in place of loopback's autotuning up to 4 MiB: 200
+/// watchers that never read took 145 MB of kernel memory (issue 77). A
+/// state frame is a few KiB; the site's files take a few more round trips.
+pub const SEND_BUFFER: usize = 64 * 1024;
 /// Open connections (HTTP and WebSocket) in all; lowered to the process's
 /// open-file limit less `FD_RESERVE` at start.
 pub const MAX_CONNECTIONS: usize = 10_000;
-/// Open connections from one address (IPv6: one /64), well under the
-/// total, so one address cannot lock out another. A classroom behind one
-/// NAT watching a game is a few dozen.
+/// Open connections from one address group (an IPv4 /24, an IPv6 /64),
+/// well under the total, so one address cannot lock out another. A
+/// classroom behind one NAT watching a game is a few dozen.
 pub const PER_ADDRESS: usize = 256;
+/// No address group holds more than this share of the total, whatever
+/// `--per-address` says: with 1,024 open files, 4 addresses of 245
+/// watchers each held every place (issue 77).
+pub const GROUP_SHARE: usize = 8;
 /// Files kept free for the database, its log, logs and the listener.
 pub const FD_RESERVE: usize = 64;
 /// Rooms one address may make at once, and then one per `ROOM_EVERY`.
@@ -65,6 +78,7 @@ pub struct Limits {
     pub ping_timeout: Duration,
     pub header_timeout: Duration,
     pub body_timeout: Duration,
+    pub write_timeout: Duration,
     pub connections: usize,
     pub per_address: usize,
     pub rooms_burst: u32,
@@ -93,6 +107,7 @@ impl Default for Limits {
             ping_timeout: PING_TIMEOUT,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
+            write_timeout: WRITE_TIMEOUT,
             connections: MAX_CONNECTIONS,
             per_address: PER_ADDRESS,
             rooms_burst: ROOMS_BURST,
@@ -111,14 +126,26 @@ impl Default for Limits {
     }
 }
 
-/// The address limits are counted by: an IPv4 address, or an IPv6 /64
-/// (one household's or one machine's whole prefix, which it can rotate
-/// through at will).
+impl Limits {
+    /// Connections one address group may hold: `per_address`, but never
+    /// more than a `GROUP_SHARE`th of `connections` (at least one).
+    pub fn per_group(&self) -> usize {
+        self.per_address.min(self.connections / GROUP_SHARE).max(1)
+    }
+}
+
+/// The group the address limits are counted by: an IPv4 /24, or an IPv6
+/// /64 (one household's or one machine's whole prefix, which it can rotate
+/// through at will; a /24 is as easily had by one hand).
 pub fn client_key(ip: IpAddr) -> IpAddr {
+    let v4 = |a: std::net::Ipv4Addr| {
+        let [a, b, c, _] = a.octets();
+        IpAddr::V4(std::net::Ipv4Addr::new(a, b, c, 0))
+    };
     match ip {
-        IpAddr::V4(_) => ip,
+        IpAddr::V4(a) => v4(a),
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
+            Some(a) => v4(a),
             None => {
                 let s = v6.segments();
                 IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
@@ -233,8 +260,10 @@ mod tests {
         }
         let wait = b.take(a).unwrap_err();
         assert!(wait > Duration::from_secs(9) && wait <= Duration::from_secs(10));
-        // Another address has its own bucket; one /64 is one address.
-        b.take("192.0.2.2".parse().unwrap()).unwrap();
+        // Another group has its own bucket; one /24 is one group, as is one /64.
+        assert!(b.take("192.0.2.200".parse().unwrap()).is_err());
+        assert!(b.take("::ffff:192.0.2.7".parse().unwrap()).is_err());
+        b.take("192.0.3.1".parse().unwrap()).unwrap();
         let v6 = |s: &str| s.parse::<IpAddr>().unwrap();
         for i in 1..=3 {
             b.take(v6(&format!("2001:db8::{i}"))).unwrap();

@@ -1,8 +1,8 @@
-//! The accept loop: connections counted per address and in all (refused
-//! with a plain HTTP answer past the caps), HTTP/1 with a header time
-//! limit, and the client's address handed to the routes.
+//! The accept loop: connections counted per address group and in all
+//! (refused with a plain HTTP answer past the caps), HTTP/1 with a header
+//! time limit, and the client's address handed to the routes.
 
-use crate::limits::{client_key, Limits, FD_RESERVE};
+use crate::limits::{client_key, Limits, FD_RESERVE, SEND_BUFFER};
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
@@ -55,19 +55,32 @@ pub fn connection_cap(wanted: usize, open_files: Option<u64>) -> usize {
     }
 }
 
+/// What connections are counted by: a client's address group
+/// ([`client_key`]), or a trusted proxy's own address, which speaks for
+/// many clients.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Group(IpAddr),
+    Proxy(IpAddr),
+}
+
 /// The counts of open connections.
 struct Gate {
     total: AtomicUsize,
     max_total: usize,
-    by_address: Mutex<HashMap<IpAddr, usize>>,
-    max_per_address: usize,
+    by_address: Mutex<HashMap<Key, usize>>,
+    /// [`Limits::per_group`]: at most an eighth of the total.
+    max_per_group: usize,
+    /// `--per-address` alone: a proxy's clients are capped by the proxy.
+    max_per_proxy: usize,
+    proxies: Vec<IpAddr>,
     refusing: AtomicUsize,
 }
 
-/// Why a connection was not taken.
+/// Why a connection was not taken (for an address: the cap it reached).
 #[derive(Clone, Copy)]
 enum Refusal {
-    Address,
+    Address(usize),
     Full,
 }
 
@@ -75,15 +88,20 @@ enum Refusal {
 /// WebSocket it became, closes) frees its place.
 struct Ticket {
     gate: Arc<Gate>,
-    key: IpAddr,
+    key: Key,
 }
 
 impl Gate {
-    fn admit(self: &Arc<Gate>, key: IpAddr) -> Result<Ticket, Refusal> {
+    fn admit(self: &Arc<Gate>, peer: IpAddr) -> Result<Ticket, Refusal> {
+        let (key, max) = if self.proxies.contains(&peer) {
+            (Key::Proxy(peer), self.max_per_proxy)
+        } else {
+            (Key::Group(client_key(peer)), self.max_per_group)
+        };
         let mut map = self.by_address.lock().unwrap_or_else(|e| e.into_inner());
         let n = map.entry(key).or_insert(0);
-        if *n >= self.max_per_address {
-            return Err(Refusal::Address);
+        if *n >= max {
+            return Err(Refusal::Address(max));
         }
         if self.total.fetch_add(1, Ordering::Relaxed) >= self.max_total {
             self.total.fetch_sub(1, Ordering::Relaxed);
@@ -151,9 +169,9 @@ impl AsyncWrite for Counted {
 }
 
 /// The answer to a connection past a cap, sent before its request is read.
-fn refusal_text(why: Refusal, per_address: usize) -> String {
+fn refusal_text(why: Refusal) -> String {
     let (status, message) = match why {
-        Refusal::Address => (
+        Refusal::Address(per_address) => (
             "429 Too Many Requests",
             format!("too many connections from your address (at most {per_address})"),
         ),
@@ -172,7 +190,7 @@ fn refusal_text(why: Refusal, per_address: usize) -> String {
 
 async fn refuse(gate: Arc<Gate>, mut stream: TcpStream, why: Refusal) {
     if gate.refusing.fetch_add(1, Ordering::Relaxed) < REFUSING {
-        let text = refusal_text(why, gate.max_per_address);
+        let text = refusal_text(why);
         let _ = tokio::time::timeout(Duration::from_secs(1), async {
             stream.write_all(text.as_bytes()).await?;
             stream.shutdown().await?;
@@ -198,7 +216,9 @@ pub async fn serve(
         total: AtomicUsize::new(0),
         max_total: limits.connections,
         by_address: Mutex::new(HashMap::new()),
-        max_per_address: limits.per_address.max(1),
+        max_per_group: limits.per_group(),
+        max_per_proxy: limits.per_address.max(1),
+        proxies: limits.trusted_proxies.clone(),
         refusing: AtomicUsize::new(0),
     });
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -220,7 +240,7 @@ pub async fn serve(
                 }
             },
         };
-        let ticket = match gate.admit(client_key(peer.ip())) {
+        let ticket = match gate.admit(peer.ip()) {
             Ok(t) => t,
             Err(why) => {
                 tokio::spawn(refuse(gate.clone(), stream, why));
@@ -228,6 +248,10 @@ pub async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
+        // A reader that stops reading then stalls its connection's writes
+        // within a few frames (and is cut off) rather than parking megabytes
+        // in the kernel.
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
         let io = TokioIo::new(Counted {
             stream,
             _ticket: ticket,

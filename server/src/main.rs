@@ -30,7 +30,9 @@ struct Args {
     /// Open connections in all (lowered to the open-file limit less 64).
     #[arg(long, default_value_t = limits::MAX_CONNECTIONS, value_parser = positive)]
     max_connections: usize,
-    /// Open connections from one address (IPv6: one /64).
+    /// Open connections from one address group (an IPv4 /24, an IPv6 /64),
+    /// never more than an eighth of --max-connections; a --trusted-proxy
+    /// is held to this number alone.
     #[arg(long, default_value_t = limits::PER_ADDRESS, value_parser = positive)]
     per_address: usize,
     /// Spectators one room takes.
@@ -55,8 +57,9 @@ struct Args {
     #[arg(long, default_value_t = limits::HEADER_TIMEOUT.as_secs_f64(), value_parser = seconds)]
     request_timeout: f64,
     /// A reverse proxy (its address as the server sees it, e.g. 127.0.0.1)
-    /// whose X-Forwarded-For names the client for the room-making limit;
-    /// repeatable (docs/deploy.md).
+    /// whose X-Forwarded-For names the client for the room-making limit and
+    /// whose X-Forwarded-Proto the scheme of the site's pages (https behind
+    /// TLS: an http page's Origin is then foreign); repeatable (docs/deploy.md).
     #[arg(long = "trusted-proxy")]
     trusted_proxies: Vec<std::net::IpAddr>,
     /// An origin besides the server's own host (e.g. https://example.org)

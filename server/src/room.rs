@@ -798,10 +798,18 @@ impl Room {
 
 /// A name as it is kept: trimmed, `None` when empty; `None` returned
 /// (refused) when longer than [`NAME_MAX`] characters or holding a control
-/// character (a line break or an escape would let one name draw over the page).
+/// character (a line break or an escape would let one name draw over the
+/// page) or a bidirectional control: the embeddings, overrides and
+/// isolates (U+202A-U+202E, U+2066-U+2069), whose U+202E turned the page's
+/// own seat labels around, and the invisible marks U+200E, U+200F and
+/// U+061C, which no name needs (right-to-left letters need none of them).
 pub fn checked_name(name: &str) -> Option<Option<String>> {
     let name = name.trim();
-    if name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
+    let bidi = |c: char| {
+        matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
+    };
+    if name.chars().count() > NAME_MAX || name.chars().any(|c| c.is_control() || bidi(c)) {
         return None;
     }
     Some((!name.is_empty()).then(|| name.to_string()))

@@ -52,8 +52,9 @@ enum Phase {
     Gone,
 }
 
-/// Sends one frame, giving up after `within` (a peer that reads nothing
-/// would otherwise hold the connection's task once the buffers are full).
+/// Sends one frame, giving up after `within` (`Limits::write_timeout`: a
+/// peer that reads nothing would otherwise hold the connection's task, and
+/// its place, once the buffers are full).
 async fn send(socket: &mut WebSocket, msg: Message, within: Duration) -> bool {
     matches!(
         tokio::time::timeout(within, socket.send(msg)).await,
@@ -64,7 +65,7 @@ async fn send(socket: &mut WebSocket, msg: Message, within: Duration) -> bool {
 /// Serves one connection to room `id` until either side closes it.
 pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, id: String) {
     let limits = hub.limits().clone();
-    let within = limits.ping_timeout;
+    let within = limits.write_timeout;
     let (tx, mut rx) = mpsc::channel(QUEUE);
     let mut phase = Phase::Greeting(tx);
     let mut limit = RateLimit::new();
@@ -80,8 +81,15 @@ pub async fn serve(mut socket: WebSocket, hub: Arc<Hub>, id: String) {
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => Some(t),
                     Some(Ok(Message::Binary(_))) => None,
-                    // Pings are answered by the library; a Pong answers ours.
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    // Pings are answered by the library and a Pong answers
+                    // ours, but each is a frame read and maybe one written:
+                    // they count against the rate as messages do, unanswered,
+                    // so a flood of them is closed (one that sent pings and
+                    // never read kept a core 89 % busy).
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {
+                        if !limit.allow() && limit.strikes > STRIKES { break }
+                        continue;
+                    }
                     // Closed, or a frame past the library's own limit.
                     _ => break,
                 };

@@ -68,6 +68,9 @@ async fn names_and_a_draw_are_kept_through_a_restart() {
     white
         .expect_error(json!({"type": "name", "name": "a\u{7}b"}), "bad-name")
         .await;
+    white
+        .expect_error(json!({"type": "name", "name": "\u{202E}boB"}), "bad-name")
+        .await;
     white.send(json!({"type": "name", "name": "Bob"})).await;
     state_where(&mut black, |s| s["seats"]["white"]["name"] == "Bob").await;
     // A draw: offered, declined, offered again, accepted.

@@ -616,6 +616,25 @@ fn names_are_checked_stored_and_follow_their_seat() {
 }
 
 #[test]
+fn a_name_with_bidirectional_controls_is_refused() {
+    let mut t = Table::new(Variant::Modern, None);
+    let name = |s: &str| Command::Name { name: s.into() };
+    t.send(B, name("Ann")).unwrap();
+    // Embeddings, overrides, isolates and the invisible marks: U+202E
+    // alone turned the page's own seat labels around for everyone.
+    let controls = ('\u{202A}'..='\u{202E}')
+        .chain('\u{2066}'..='\u{2069}')
+        .chain(['\u{200E}', '\u{200F}', '\u{061C}']);
+    for c in controls {
+        let refused = t.send(B, name(&format!("{c}nnA")));
+        assert_eq!(refused, Err(RoomError::BadName), "U+{:04X}", c as u32);
+    }
+    assert_eq!(t.room.names[0].as_deref(), Some("Ann"), "unchanged");
+    // Right-to-left letters themselves are a name like any other.
+    t.send(B, name("\u{5E9}\u{5E8}\u{5D4}")).unwrap();
+}
+
+#[test]
 fn a_draw_is_offered_declined_and_accepted() {
     let mut t = Table::new(Variant::Modern, None);
     assert_eq!(

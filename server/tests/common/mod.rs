@@ -162,8 +162,12 @@ impl Client {
 
     /// [`Client::connect`] from the loopback address `from`.
     pub async fn connect_from(addr: SocketAddr, room: &str, from: &str) -> Client {
+        Client::over(addr, room, tcp_from(addr, from).await).await
+    }
+
+    /// [`Client::connect`] over a connection already open to `addr`.
+    pub async fn over(addr: SocketAddr, room: &str, tcp: TcpStream) -> Client {
         let url = format!("ws://{addr}/ws/{room}");
-        let tcp = tcp_from(addr, from).await;
         let (ws, _) = tokio::time::timeout(
             WAIT,
             tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp)),
