@@ -61,11 +61,12 @@ fn the_server_counts_rooms_by_each_clients_address_through_nginx() {
     let Some(front) = Front::start(test, &[n.addr]) else {
         return;
     };
-    // Twelve clients, a room each: more than the ten one address may make
-    // at once, all made (the server saw twelve addresses, not nginx's one).
+    // Twelve clients, a room each: more than the ten one address (a /24)
+    // may make at once, all made (the server saw twelve addresses, not
+    // nginx's one).
     for i in 2..14 {
-        let made = front.create_room_from(&format!("127.0.0.{i}"), "");
-        assert_eq!(made.status, 201, "client 127.0.0.{i}: {made:?}");
+        let made = front.create_room_from(&format!("127.{i}.0.1"), "");
+        assert_eq!(made.status, 201, "client 127.{i}.0.1: {made:?}");
     }
     // One client, eleven rooms, each naming another address of its own in
     // X-Forwarded-For: nginx writes the address it saw over it.
