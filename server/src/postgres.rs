@@ -103,8 +103,19 @@ impl PgStore {
             _stop: stop,
         };
         store.migrate().map_err(|e| format!("{url}: {e}"))?;
-        store.runtime.spawn(listen(store.url.clone(), tx));
-        Ok(store)
+        // Not up before it hears the others: a notice sent before its
+        // LISTEN (another node's answer to who is in a room) would be lost.
+        let (ready, listening) = oneshot::channel();
+        store.runtime.spawn(listen(store.url.clone(), tx, ready));
+        let heard = store.run(async move {
+            tokio::time::timeout(std::time::Duration::from_secs(10), listening).await
+        });
+        match heard {
+            Ok(Ok(())) => Ok(store),
+            _ => Err(format!(
+                "{url}: could not LISTEN for the other nodes within 10 s"
+            )),
+        }
     }
 
     /// Runs `fut` on the store's runtime and waits for it.
@@ -200,8 +211,9 @@ impl PgStore {
 
 /// The listening connection: every notice on [`CHANNEL`] to `tx`, connecting
 /// again a second after it is lost (then [`Notice::Resync`]), until the hub
-/// drops its end.
-async fn listen(url: String, tx: UnboundedSender<Notice>) {
+/// drops its end. `ready` is told once the first LISTEN holds.
+async fn listen(url: String, tx: UnboundedSender<Notice>, ready: oneshot::Sender<()>) {
+    let mut ready = Some(ready);
     let mut first = true;
     while !tx.is_closed() {
         match tokio_postgres::connect(&url, NoTls).await {
@@ -234,6 +246,9 @@ async fn listen(url: String, tx: UnboundedSender<Notice>) {
                 });
                 match client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
                     Ok(()) => {
+                        if let Some(ready) = ready.take() {
+                            let _ = ready.send(());
+                        }
                         if !first && tx.send(Notice::Resync).is_err() {
                             return;
                         }

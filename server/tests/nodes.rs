@@ -132,12 +132,16 @@ async fn black_and_white_on_two_nodes_play_a_whole_game_each_move_relayed_in_100
     let (room, _, token) = create(a.addr, "modern", "black", Value::Null).await;
     let (mut black, _) = Client::join(a.addr, &room, Some(&token)).await;
     let (mut white, w) = Client::join(b.addr, &room, None).await;
-    // Each sees the other online, though the other's node is not its own.
+    // Each sees the other online, though the other's node is not its own
+    // (white's node may know black's presence already at its welcome).
     let online =
         |s: &Value| s["seats"]["black"]["online"] == true && s["seats"]["white"]["online"] == true;
-    for (c, name) in [(&mut black, "black"), (&mut white, "white")] {
+    for (c, name, known) in [
+        (&mut black, "black", false),
+        (&mut white, "white", online(&w["state"])),
+    ] {
         let by = Instant::now() + WAIT;
-        loop {
+        while !known {
             let s = c.recv_type("state").await;
             if online(&s["state"]) {
                 break;
