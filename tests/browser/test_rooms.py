@@ -501,6 +501,8 @@ def player_view(browser, server):
         os.makedirs(SHOTS, exist_ok=True)
         data = page.screenshot(path=os.path.join(SHOTS, f"room-resigned-{shape}.png"))
         t.check(png_colours(data) > 8, f"player view: screenshot of the end, {shape}")
+    audit(b, "a seat named right to left, landscape, game over")
+    audit(c, "a watcher, portrait, game over")
     t.check(not errors, "player view: no page errors", "; ".join(errors[:3]))
     for ctx in (a_ctx, b_ctx, c_ctx):
         ctx.close()
