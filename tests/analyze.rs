@@ -934,3 +934,51 @@ fn measure_estimate_error() {
         );
     }
 }
+
+/// A classic room's GGF as the rooms server writes it (an empty start
+/// board, `VA[classic]`, the four centre placements, a pass as `PA` where
+/// one fell) is reviewed by `mollett analyze --variant classic`, every move
+/// of it, as the same game's transcript is.
+#[test]
+fn a_classic_rooms_ggf_is_reviewed_like_its_transcript() {
+    let dir = tmpdir("analyze-classic-ggf");
+    let moves = "d4e4e5d5f4f3";
+    let mut g = mollett::GgfGame::new(Position::start(Variant::Classic, Color::Black));
+    g.place = Some("Mollett rooms".into());
+    g.black = Some("black".into());
+    g.white = Some("red".into());
+    g.result = Some("?".into());
+    for mv in parse_moves(moves).unwrap() {
+        g.push(mv, None, None);
+    }
+    let ggf = dir.join("room.ggf");
+    std::fs::write(&ggf, format!("{g}\n")).unwrap();
+    assert!(
+        g.to_string()
+            .contains(&format!("BO[8 {} *]VA[classic]B[D4]W[E4]", "-".repeat(64))),
+        "{g}"
+    );
+    let txt = dir.join("room.txt");
+    std::fs::write(&txt, format!("{moves}\n")).unwrap();
+    // What the issue ran: `mollett --variant classic analyze FILE`.
+    let review = |file: &Path| -> Vec<(usize, String, String)> {
+        let out = mollett_ok(&[
+            "--variant",
+            "classic",
+            "analyze",
+            "--quiet",
+            "--depth",
+            "2",
+            "--json",
+            path_str(file),
+        ]);
+        json_records(&out)
+            .into_iter()
+            .map(|r| (r.ply, r.color, r.mv))
+            .collect()
+    };
+    let (from_ggf, from_txt) = (review(&ggf), review(&txt));
+    assert_eq!(from_ggf.len(), 6, "{from_ggf:?}");
+    assert_eq!(from_ggf, from_txt);
+    assert_eq!(from_ggf[1].1, "red");
+}

@@ -679,6 +679,7 @@ fn ggf_record() -> impl Strategy<Value = GgfGame> {
                         n.as_str(),
                         "B" | "W"
                             | "BO"
+                            | "VA"
                             | "GM"
                             | "TY"
                             | "PC"

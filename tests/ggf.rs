@@ -112,3 +112,37 @@ fn bad_records_are_refused() {
     let g = GgfGame::parse(&format!("(;GM[Othello]TY[8]BO[{START}]W[F5];)")).unwrap();
     assert!(g.to_game().is_err());
 }
+
+/// A classic game (the rooms' records): an empty start board, `VA[classic]`
+/// after `BO`, four free placements in the centre; read, replayed in the
+/// classic rules and written back unchanged. `VA` before `BO` reads the same;
+/// a variant we do not know is refused.
+#[test]
+fn a_classic_game_carries_its_variant() {
+    let empty = format!("8 {} *", "-".repeat(64));
+    let text = format!(
+        "(;GM[Othello]PC[Mollett rooms]PB[black]PW[red]RE[?]TY[8]BO[{empty}]VA[classic]\
+         B[D4]W[E4]B[E5]W[D5]B[F4];)"
+    );
+    let g = round_trip(&text);
+    assert_eq!(g.to_string(), text);
+    assert_eq!(
+        g.start,
+        mollett::Position::start(mollett::Variant::Classic, Color::Black)
+    );
+    assert!(g.other.is_empty(), "{:?}", g.other);
+    let game = g.to_game().unwrap();
+    assert_eq!(game.moves().len(), 5);
+    assert_eq!(game.position().variant, mollett::Variant::Classic);
+    let before = GgfGame::parse(&text.replace(
+        &format!("TY[8]BO[{empty}]VA[classic]"),
+        &format!("VA[classic]TY[8]BO[{empty}]"),
+    ))
+    .unwrap();
+    assert_eq!(before, g);
+    // Without the tag the empty board is a modern position: the first
+    // placement is illegal there, as any reader that ignores `VA` finds.
+    let modern = GgfGame::parse(&text.replace("VA[classic]", "")).unwrap();
+    assert!(modern.to_game().is_err());
+    assert!(GgfGame::parse(&text.replace("VA[classic]", "VA[hex]")).is_err());
+}

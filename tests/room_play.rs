@@ -490,7 +490,11 @@ fn room_play_claims_a_game_the_other_side_has_left() {
         err.contains("the other side has left; the game is claimed"),
         "{err}"
     );
-    assert!(err.contains("white wins (the other side left)"), "{err}");
+    // The discs decided nothing: said apart, after who won and why.
+    assert!(
+        err.contains("game over: white wins (the other side left); discs black "),
+        "{err}"
+    );
 }
 
 #[test]

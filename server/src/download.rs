@@ -25,8 +25,9 @@ pub fn transcript(g: &GameView) -> String {
 /// `+64.000:r` / `-64.000:t` (GGS's suffixes; leaving counts as resigning)
 /// from black's side, a draw by agreement `+0.000:s` (GGS's "mutual
 /// score"); `?` while the game goes on, and no `RE` for an aborted game.
-/// GGF knows only Othello, so a classic game carries the tag `VA[classic]`
-/// (ours): readers that ignore it would misread the empty start board.
+/// GGF knows only Othello: the library's writer gives a classic game the
+/// tag `VA[classic]` (ours, which its reader and `mollett analyze` read);
+/// readers that ignore it would misread the empty start board.
 pub fn ggf(v: &GameView) -> String {
     let mut g = GgfGame::new(*v.game.start());
     g.place = Some("Mollett rooms".into());
@@ -57,9 +58,6 @@ pub fn ggf(v: &GameView) -> String {
         },
     };
     g.time_control = v.clock.map(|c| clock_text(c.initial_ms as f64 / 1000.0));
-    if v.variant == Variant::Classic {
-        g.other.push(("VA".into(), "classic".into()));
-    }
     for &mv in v.game.moves() {
         g.push(mv, None, None);
     }

@@ -411,3 +411,73 @@ fn a_database_made_before_rooms_were_deleted_is_brought_up_to_date() {
     let mut store = SqliteStore::open(&db, false).unwrap();
     assert!(store.delete_unjoined(10).unwrap().is_empty());
 }
+
+/// A room's GGF read back as `mollett analyze` reads it (the library's
+/// reader, `analyze::sources`): the room's own moves, passes included, from
+/// the room's start, in a classic room (an empty board and four free
+/// placements in the centre) and a modern one; the `.txt` beside it is the
+/// same game.
+#[tokio::test]
+async fn a_rooms_ggf_replays_its_moves_in_either_variant() {
+    use mollett::analyze::sources::{read_games, FileKind};
+    use mollett::{Move, Position, Variant};
+    let (dir, site, db) = scratch();
+    let (addr, _) = start_with(&db, &site, quick()).await;
+    for (variant, opening) in [
+        (Variant::Classic, ["d4", "e4", "e5", "d5"]),
+        (Variant::Modern, ["f5", "d6", "c3", "d3"]),
+    ] {
+        let name = variant.name();
+        let (room, _, token) = create(addr, name, "black", Value::Null).await;
+        let (mut black, _) = Client::join(addr, &room, Some(&token)).await;
+        let (mut white, _) = Client::join(addr, &room, None).await;
+        // The opening's plies, then the first legal square for four more.
+        let mut state = get_state(addr, &room).await;
+        for ply in 0..8 {
+            let square = match opening.get(ply) {
+                Some(sq) => sq.to_string(),
+                None => state["legal"][0].as_str().unwrap().to_string(),
+            };
+            let mover = if ply % 2 == 0 { &mut black } else { &mut white };
+            mover
+                .send(json!({"type": "move", "square": square, "ply": ply}))
+                .await;
+            state = black.state_at(ply + 1).await["state"].clone();
+        }
+        let moves: Vec<Move> = state["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().parse().unwrap())
+            .collect();
+        let (status, _, ggf) = http(addr, "GET", &format!("/api/rooms/{room}/game.ggf"), "").await;
+        assert_eq!(status, 200);
+        let file = dir.path().join(format!("{name}.ggf"));
+        std::fs::write(&file, &ggf).unwrap();
+        let games = read_games(&file, FileKind::Ggf, variant)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{ggf}"));
+        assert_eq!(games.len(), 1, "{ggf}");
+        assert_eq!(
+            games[0].start,
+            Position::start(variant, mollett::Color::Black),
+            "{ggf}"
+        );
+        assert_eq!(games[0].moves, moves, "{ggf}");
+        let second = if variant == Variant::Classic {
+            "red"
+        } else {
+            "white"
+        };
+        assert_eq!(
+            (games[0].black.as_str(), games[0].white.as_str()),
+            ("black", second)
+        );
+        let (_, _, txt) = http(addr, "GET", &format!("/api/rooms/{room}/game.txt"), "").await;
+        let placed: String = moves
+            .iter()
+            .filter(|m| **m != Move::Pass)
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(txt, placed);
+    }
+}

@@ -145,7 +145,10 @@ fn ggf_game(g: &GgfGame, id: String) -> Result<ReviewGame, String> {
         id,
         event: g.place.clone(),
         black: g.black.clone().unwrap_or_else(|| "black".into()),
-        white: g.white.clone().unwrap_or_else(|| "white".into()),
+        white: g
+            .white
+            .clone()
+            .unwrap_or_else(|| Color::White.name(g.start.variant).into()),
         start: g.start,
         moves,
     })

@@ -327,7 +327,10 @@ fn parse_moves(moves: &[String]) -> Result<Vec<Move>, String> {
         .collect()
 }
 
-/// "game over: black 40, white 24: black wins (neither side can move); the engine played black".
+/// "game over: black 40, white 24: black wins (neither side can move); the
+/// engine played black". A game ended otherwise says how, and its discs
+/// apart, as they decided nothing: "game over: white wins (black
+/// resigned); discs black 4, white 4; the engine played black".
 fn result_line(state: &State, variant: Variant, played: Color) -> String {
     let Some(r) = &state.result else {
         return "the game is over".to_string();
@@ -339,23 +342,27 @@ fn result_line(state: &State, variant: Variant, played: Color) -> String {
             played.name(variant)
         );
     }
-    let winner = match r.winner {
-        Some(Side::Black) => "black wins".to_string(),
-        Some(Side::White) => format!("{second} wins"),
-        None => "a draw".to_string(),
+    let (winner, loser) = match r.winner {
+        Some(Side::Black) => ("black wins".to_string(), second),
+        Some(Side::White) => (format!("{second} wins"), "black"),
+        None => ("a draw".to_string(), ""),
     };
+    let discs = format!("black {}, {second} {}", r.black, r.white);
     let reason = match r.reason {
-        Reason::Resign => "by resignation",
-        Reason::Time => "on time",
-        Reason::End => "neither side can move",
-        Reason::Agreement => "by agreement",
-        Reason::Aborted => "aborted: no result",
-        Reason::Left => "the other side left",
+        Reason::End => {
+            return format!(
+                "game over: {discs}: {winner} (neither side can move); the engine played {}",
+                played.name(variant)
+            )
+        }
+        Reason::Resign => format!("{loser} resigned"),
+        Reason::Time => format!("{loser}'s time ran out"),
+        Reason::Agreement => "by agreement".to_string(),
+        Reason::Aborted => "aborted: no result".to_string(),
+        Reason::Left => "the other side left".to_string(),
     };
     format!(
-        "game over: black {}, {second} {}: {winner} ({reason}); the engine played {}",
-        r.black,
-        r.white,
+        "game over: {winner} ({reason}); discs {discs}; the engine played {}",
         played.name(variant)
     )
 }

@@ -2,8 +2,10 @@
 //! `(;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[8 <64> <side>]B[f5/1.2/3.4]W[..];)`.
 //!
 //! Reading keeps every tag: the known ones as fields, the rest in `other`,
-//! so writing a record read from a file loses nothing. Only 8×8 modern
-//! (Othello) games are supported.
+//! so writing a record read from a file loses nothing. Only 8×8 boards.
+//! GGF knows only Othello; a classic game (an empty start board, four free
+//! placements in the centre, supplies) carries `VA[classic]`, our tag,
+//! written after `BO` and read wherever it stands.
 
 use crate::rules::color::{Color, Variant};
 use crate::rules::game::Game;
@@ -185,7 +187,9 @@ fn parse_one(mut s: &str) -> Result<(GgfGame, &str), GgfError> {
 
 fn build(tags: Vec<(String, String)>) -> Result<GgfGame, GgfError> {
     let mut game = GgfGame::new(Position::start(Variant::Modern, Color::Black));
-    let mut board_seen = false;
+    // The board is read once the variant is known: `VA` follows `BO`.
+    let mut board: Option<String> = None;
+    let mut variant = Variant::Modern;
     for (name, value) in tags {
         let field = match name.as_str() {
             "GM" => {
@@ -204,8 +208,12 @@ fn build(tags: Vec<(String, String)>) -> Result<GgfGame, GgfError> {
                 if !game.moves.is_empty() {
                     return error("BO after the moves");
                 }
-                game.start = parse_board(&value)?;
-                board_seen = true;
+                board = Some(value);
+                continue;
+            }
+            "VA" => {
+                variant = Variant::parse(value.trim())
+                    .ok_or_else(|| GgfError(format!("unsupported variant {value:?}")))?;
                 continue;
             }
             "B" | "W" => {
@@ -232,14 +240,21 @@ fn build(tags: Vec<(String, String)>) -> Result<GgfGame, GgfError> {
         };
         *field = Some(value);
     }
-    if !board_seen && !game.moves.is_empty() {
-        log::debug!("GGF game without BO: the standard start assumed");
+    match board {
+        Some(value) => game.start = parse_board(&value, variant)?,
+        None => {
+            if !game.moves.is_empty() {
+                log::debug!("GGF game without BO: the standard start assumed");
+            }
+            game.start = Position::start(variant, Color::Black);
+        }
     }
     Ok(game)
 }
 
-/// `8 <64 squares> <side>`; spaces inside the squares are allowed.
-fn parse_board(value: &str) -> Result<Position, GgfError> {
+/// `8 <64 squares> <side>`; spaces inside the squares are allowed. A
+/// classic board's supplies are counted from its discs (none passed).
+fn parse_board(value: &str, variant: Variant) -> Result<Position, GgfError> {
     let value = value.trim();
     let rest = value
         .strip_prefix('8')
@@ -250,8 +265,7 @@ fn parse_board(value: &str) -> Result<Position, GgfError> {
     }
     let board: String = chars[..64].iter().collect();
     let side = chars[64].to_string();
-    Position::from_obf(&board, &side, Variant::Modern, None)
-        .map_err(|e| GgfError(format!("BO: {e}")))
+    Position::from_obf(&board, &side, variant, None).map_err(|e| GgfError(format!("BO: {e}")))
 }
 
 /// `F5`, `f5/1.2/3.4`, `F5//11.5`, `PA`.
@@ -327,7 +341,8 @@ pub fn board_text(pos: &Position) -> String {
 
 impl fmt::Display for GgfGame {
     /// One game on one line, header tags in the order
-    /// `GM PC DT PB PW RB RW RE TI TY BO`, then other tags, then the moves.
+    /// `GM PC DT PB PW RB RW RE TI TY BO` (and `VA[classic]` for a classic
+    /// game), then other tags, then the moves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::from("(;GM[Othello]");
         for (name, value) in [
@@ -345,6 +360,9 @@ impl fmt::Display for GgfGame {
             }
         }
         let _ = write!(s, "TY[8]BO[{}]", board_text(&self.start));
+        if self.start.variant != Variant::Modern {
+            let _ = write!(s, "VA[{}]", self.start.variant.name());
+        }
         for (name, value) in &self.other {
             let _ = write!(s, "{name}[{value}]");
         }

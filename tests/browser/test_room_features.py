@@ -258,8 +258,8 @@ def claim(browser, server):
     t.check("claim the win" in text(a, "#room-notice"), "claim: the notice says the other left and the win may be claimed", text(a, "#room-notice"))
     a.click("#room-claim")
     a.wait_for_selector('#status[data-state="game-over"]', timeout=10000)
-    t.check("Black wins" in view(a)["status"] and "White left the game" in view(a)["status"] and text(a, "#room-notice") == "",
-            "claim: the game ends, black wins because white left; the notice ends", view(a)["status"])
+    t.check(view(a)["status"] == "Game over: You won (White left the game)." and text(a, "#room-notice") == "",
+            "claim: the game ends, black reads it won because white left (no disc score); the notice ends", view(a)["status"])
     t.check(not errors, "claim: no page errors", "; ".join(errors[:3]))
     a_ctx.close()
 

@@ -39,6 +39,7 @@ MOLLETT = os.environ.get("MOLLETT", os.path.join(ROOT, "target", "ci", "mollett"
 SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
 SHOTS = os.environ.get("MOLLETT_SHOTS", os.path.join(ROOT, "target", "web-shots"))
 PHONE = {"width": 390, "height": 844}
+LANDSCAPE = {"width": 844, "height": 390}
 SETTLED = ("human-to-move", "opponent-to-move", "watching", "game-over")
 
 t = Failures()
@@ -340,9 +341,18 @@ def classic_game(browser, server, native):
     t.check(all_ok, "classic: played to the end, every ply on both boards the native board")
     _, _, _, counts, _ = native_view(native, "classic", transcript)
     words = counts.split()  # "black B red R supply ..."
-    score = f"{max(int(words[1]), int(words[3]))}-{min(int(words[1]), int(words[3]))}"
-    t.check(all(score in view(p)["status"] for p in players + watchers),
-            "classic: every page shows the final score", f"{counts} / {view(a)['status']}")
+    black, red = int(words[1]), int(words[3])
+    hi, lo = max(black, red), min(black, red)
+    # Each seat reads its own result, the watcher who won; all the score.
+    if black == red:
+        said = {a: f"Draw {hi}-{lo}", b: f"Draw {hi}-{lo}", c: f"a draw, {hi}-{lo}"}
+    else:
+        won, lost = (a, b) if black > red else (b, a)
+        said = {won: f"You won {hi}-{lo}", lost: f"You lost {lo}-{hi}",
+                c: f"{'Black' if black > red else 'Red'} wins {hi}-{lo}"}
+    t.check(all(said[p] in view(p)["status"] for p in players + watchers),
+            "classic: each player reads 'You won' / 'You lost' / 'Draw' with the score, the watcher who won",
+            f"{counts} / {[view(p)['status'] for p in players + watchers]}")
     t.check(server.get(f"/api/rooms/{room}/game.txt").strip() == transcript, "classic: game.txt is the transcript")
     ggf = server.get(f"/api/rooms/{room}/game.ggf")
     t.check("(;" in ggf and transcript[:2].upper() in ggf.upper(), "classic: game.ggf is a GGF record of the game")
@@ -390,6 +400,112 @@ def modern_game(browser, server, native):
     shot(b, "modern-black")
     a_ctx.close()
     b_ctx.close()
+
+
+# A name written right to left that ends in a neutral character: shown as
+# its writer wrote it ("!" at its left) only inside an isolate of its own;
+# without one the "!" joins the label's left-to-right text beside it.
+RTL_NAME = "\u05e9\u05dc\u05d5\u05dd!"
+
+
+def seat_name(page, colour):
+    """The seat's label as a user sees it: its text, the name's element,
+    and where the name's first letter, its "!" and the label's "(" are
+    drawn."""
+    return page.evaluate("""(colour) => {
+        const label = document.querySelector(`.seat[data-colour="${colour}"] b`);
+        const iso = label.querySelector('bdi, [dir="auto"]');
+        if (!iso) return {text: label.textContent, isolated: false};
+        const r = document.createRange();
+        const box = (node, i) => { r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
+        const name = iso.firstChild, after = iso.nextSibling;
+        const first = box(name, 0), bang = box(name, name.data.length - 1);
+        const paren = box(after, after.data.indexOf('('));
+        return {text: label.textContent, isolated: true, name: iso.textContent,
+                bangLeft: bang.right <= first.left + 0.5, parenRight: paren.left >= iso.getBoundingClientRect().right - 0.5};
+    }""", colour)
+
+
+def on_screen(page, sel):
+    """Whether `sel` is drawn wholly inside the viewport (and not scrolled to)."""
+    return page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+    }""", sel)
+
+
+def player_view(browser, server):
+    """What a player meets in a room (issue 77), black on a phone held
+    upright, white on one held sideways, and a watcher: no board-page
+    control that does nothing (navigation, Undo/Redo) under the board, the
+    room's own "Ask to undo" instead; the name field for seats only; a
+    right-to-left name isolated from the label around it; and a
+    resignation that says who won, to each seat as "You won" / "You lost",
+    with no disc score as if the discs had decided it."""
+    a_ctx, b_ctx, c_ctx = (browser.new_context(viewport=v) for v in (PHONE, LANDSCAPE, PHONE))
+    a, b, c = a_ctx.new_page(), b_ctx.new_page(), c_ctx.new_page()
+    errors = []
+    for p in (a, b, c):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    link, room = create_room(a, server.base, "modern", "black")
+    b.goto(link)
+    for p in (a, b):
+        wait_settled(p, "")
+    c.goto(link)
+    wait_settled(c, "")
+    pages = (("black, portrait", a), ("white, landscape", b), ("watcher, portrait", c))
+    nav = "#first, #back, #forward, #last, #undo, #redo"
+    for who, page in pages:
+        shown = page.eval_on_selector_all(nav, "els => els.filter((e) => e.getClientRects().length).map((e) => e.id)")
+        t.check(shown == [], f"player view ({who}): the board page's navigation and Undo/Redo are not shown", str(shown))
+    t.check(all(p.is_visible("#room-undo") for p in (a, b)) and c.is_hidden("#room-undo"),
+            "player view: the seats have the room's 'Ask to undo', the watcher none")
+    t.check(a.is_visible("#room-name") and b.is_visible("#room-name") and on_screen(b, "#status"),
+            "player view: both seats have the name field")
+    t.check(c.is_hidden("#room-name") and c.is_hidden("#room-name-set"),
+            "player view: the watcher has no name field (the server refuses a watcher's name)")
+
+    a.fill("#room-name", RTL_NAME)
+    a.click("#room-name-set")
+    for p in (a, b, c):
+        p.wait_for_function("(n) => document.querySelector('.seat[data-colour=\"black\"]').textContent.includes(n)",
+                            arg=RTL_NAME, timeout=10000)
+    for who, page, label in (("the named player", a, f"{RTL_NAME} (black, you)"), ("the other player", b, f"{RTL_NAME} (black)"),
+                             ("the watcher", c, f"{RTL_NAME} (black)")):
+        got = seat_name(page, "black")
+        t.check(got["text"] == label and got.get("isolated") and got["name"] == RTL_NAME and got["bangLeft"] and got["parenRight"],
+                f"player view ({who}): a right-to-left name is drawn isolated, as written, left of the label's own words", str(got))
+
+    # Both sides place a disc (resign, not abort), then white resigns.
+    tr = ""
+    for mover, other in ((a, b), (b, a)):
+        sq = view(mover)["legal"][0]
+        mover.click(f'[data-square="{sq}"]')
+        tr += sq
+        for p in (a, b, c):
+            wait_settled(p, tr)
+    b.click("#room-resign")
+    b.click("#room-resign")
+    for p in (a, b, c):
+        p.wait_for_selector('#status[data-state="game-over"]', timeout=10000)
+    said = {p: view(p)["status"] for p in (a, b, c)}
+    want = {a: "Game over: You won (White resigned).", b: "Game over: You lost (White resigned).",
+            c: "Game over: Black wins (White resigned)."}
+    for who, page in pages:
+        t.check(said[page] == want[page] and not re.search(r"\d+-\d+", said[page]),
+                f"player view ({who}): the resignation says who won and why, no disc score", said[page])
+        t.check(on_screen(page, "#status") and on_screen(page, "#board"),
+                f"player view ({who}): the result and the board on the first screen")
+    shot_as = {a: "portrait", b: "landscape"}
+    for page, shape in shot_as.items():
+        os.makedirs(SHOTS, exist_ok=True)
+        data = page.screenshot(path=os.path.join(SHOTS, f"room-resigned-{shape}.png"))
+        t.check(png_colours(data) > 8, f"player view: screenshot of the end, {shape}")
+    audit(b, "a seat named right to left, landscape, game over")
+    audit(c, "a watcher, portrait, game over")
+    t.check(not errors, "player view: no page errors", "; ".join(errors[:3]))
+    for ctx in (a_ctx, b_ctx, c_ctx):
+        ctx.close()
 
 
 FAKE = os.path.join(ROOT, "tests", "data", "fake_gtp.py")
@@ -572,17 +688,33 @@ def main():
         sys.exit(f"test_rooms: no built site at {SITE} (scripts/web/build.sh)")
     server = Server()
     native = Native(MOLLETT)
+    # As pagecheck.run_checks: only the checks named on the command line,
+    # when any are; one that cannot finish fails and the others still run.
+    only = sys.argv[1:]
     try:
         with sync_playwright() as p:
             browser = launch(p)
-            create_form(browser, server)
-            room_in_polish(browser, server)
-            classic_game(browser, server, native)
-            modern_game(browser, server, native)
-            room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1",
-                      "(Mollett, GTP, the server restarted mid-game)", restart=True)
-            room_play(browser, server, native, f"cmd={FAKE} --nboard proto=nboard", "(an NBoard engine)")
-            room_play_illegal(browser, server)
+            checks = [
+                ("create_form", lambda: create_form(browser, server)),
+                ("room_in_polish", lambda: room_in_polish(browser, server)),
+                ("player_view", lambda: player_view(browser, server)),
+                ("classic_game", lambda: classic_game(browser, server, native)),
+                ("modern_game", lambda: modern_game(browser, server, native)),
+                ("room_play", lambda: room_play(browser, server, native, f"cmd={MOLLETT} init=set_option level 1",
+                                                "(Mollett, GTP, the server restarted mid-game)", restart=True)),
+                ("room_play_nboard", lambda: room_play(browser, server, native, f"cmd={FAKE} --nboard proto=nboard",
+                                                       "(an NBoard engine)")),
+                ("room_play_illegal", lambda: room_play_illegal(browser, server)),
+            ]
+            for name, check in checks:
+                if only and name not in only:
+                    continue
+                try:
+                    check()
+                except Exception as e:  # noqa: BLE001  a check that cannot finish fails; the others run
+                    t.check(False, f"{name} ran to its end", str(e).split("\n")[0])
+                    if os.environ.get("DEBUG"):
+                        raise
             print(f"     forced passes announced on the pages: {len(PASSES)} {PASSES}")
             browser.close()
     finally:

@@ -51,7 +51,7 @@ const PANEL = `
     <button id="room-sound" aria-pressed="true"></button>
   </div>
   <form class="row" id="room-name-form">
-    <label><span data-i18n="room.name">Your name</span> <input id="room-name" type="text" maxlength="24" autocomplete="nickname" data-i18n-placeholder="room.name.placeholder"></label>
+    <label><span data-i18n="room.name">Your name</span> <input id="room-name" type="text" dir="auto" maxlength="24" autocomplete="nickname" data-i18n-placeholder="room.name.placeholder"></label>
     <button id="room-name-set" type="submit" data-i18n="room.name.set">Set</button>
   </form>
   <div class="row"><b data-i18n="room.link">Room link</b> <button id="room-copy" data-i18n="board.copy">Copy</button></div>
@@ -118,14 +118,25 @@ function setStatus(state, text) {
   el.textContent = text;
 }
 
-// "Game over: Black wins 40-24 (White resigned)." in the page's language.
+// The end in the page's language: "Game over: Black wins 40-24 (the board
+// is full)." for a watcher, "Game over: You won 40-24 (the board is
+// full)." for a seat. Only a game played out is decided by its discs; one
+// resigned, lost on time or left says who won and why, and no score:
+// "Game over: White wins (Black resigned)." (the board shows the discs).
 function resultText(s) {
   const r = s.result;
+  if (r.reason === "aborted") return t("room.end.aborted");
   const hi = Math.max(r.black, r.white), lo = Math.min(r.black, r.white);
-  const result = r.winner ? t("board.outcome.win", { ...who(r.winner, s.variant), hi, lo }) : t("board.outcome.draw", { b: hi, w: lo });
+  const seated = R.seat === "black" || R.seat === "white";
+  const played = r.reason === "end";
+  let result;
+  if (seated && !r.winner) result = t("room.result.draw", { hi, lo });
+  else if (seated && played) result = t(r.winner === R.seat ? "room.result.won" : "room.result.lost", { hi, lo });
+  else if (seated) result = t(r.winner === R.seat ? "room.result.youWon" : "room.result.youLost");
+  else if (!r.winner) result = t("board.outcome.draw", { b: hi, w: lo });
+  else result = played ? t("board.outcome.win", { ...who(r.winner, s.variant), hi, lo }) : t("room.outcome.wins", who(r.winner, s.variant));
   const loser = who(r.winner === "black" ? "white" : "black", s.variant);
   let why;
-  if (r.reason === "aborted") return t("room.end.aborted");
   if (r.reason === "agreement") why = t("room.end.agreement", { result });
   else if (r.reason === "left") why = t("room.end.left", { ...loser, result });
   else if (r.reason === "resign") why = t("room.end.resign", { ...loser, result });
@@ -142,7 +153,7 @@ function renderStatus() {
   if (!s) return setStatus("loading", t("room.joining"));
   const you = " " + (R.seat !== "spectator" ? t("room.youPlay", who(R.seat)) : t(R.moved ? "room.movedAway" : "room.watching"));
   const discs = " " + t("board.discs", { ...colourWords(s.variant), b: s.discs.black, w: s.discs.white });
-  if (s.status === "over") return setStatus("game-over", resultText(s) + discs);
+  if (s.status === "over") return setStatus("game-over", resultText(s));
   if (!R.connected) return setStatus("connecting", t(R.offline ? "room.offline" : "room.reconnecting") + you);
   if (s.status === "waiting") return setStatus("waiting", t("room.waiting") + you);
   const mover = t("board.toMove", who(s.to_move));
@@ -191,11 +202,19 @@ function renderSeats() {
     row.dataset.presence = presence;
     const chip = colourName(colour, s.variant);
     row.innerHTML = `<span class="chip ${chip === "white" ? "white" : chip}"></span> <b></b> <span class="presence"></span> <span class="clock" data-colour="${colour}"></span>`;
-    // A name is the player's own text: set as text, never parsed as markup.
-    const named = seat.name ? { name: seat.name } : null;
-    row.querySelector("b").textContent = named
-      ? t(R.seat === colour ? "room.seat.namedYou" : "room.seat.named", { ...who(colour, s.variant), ...named })
-      : t(R.seat === colour ? "room.seat.you" : "room.seat", who(colour, s.variant));
+    // A name is the player's own text: set as text, never parsed as markup,
+    // in a <bdi> of its own, so that a right-to-left name cannot turn the
+    // label around it ("(white, you)").
+    const label = row.querySelector("b");
+    if (seat.name) {
+      const mark = "\u0000";
+      const [before, after = ""] = t(R.seat === colour ? "room.seat.namedYou" : "room.seat.named", { ...who(colour, s.variant), name: mark }).split(mark);
+      const bdi = document.createElement("bdi");
+      bdi.textContent = seat.name;
+      label.replaceChildren(before, bdi, after);
+    } else {
+      label.textContent = t(R.seat === colour ? "room.seat.you" : "room.seat", who(colour, s.variant));
+    }
     row.querySelector(".presence").textContent = presence === "unknown" ? "" : t(`room.presence.${presence}`);
     el.appendChild(row);
   }
