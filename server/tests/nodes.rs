@@ -311,3 +311,50 @@ async fn two_hundred_rooms_made_on_both_nodes_are_there_after_both_restart() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_both_nodes_time_falls_once() {
+    use mollett::{Color, Variant};
+    use mollett_server::event::{ClockSpec, Event, RoomSpec};
+    use mollett_server::store::Store;
+    let Some(pg) = Postgres::start() else { return };
+    let url = pg.database();
+    // A game whose clock (3 s, black to move) is already running when both
+    // nodes start: each reads it and arms its flag timer.
+    let now = mollett_server::hub::now_ms();
+    let room = "f".repeat(32);
+    let spec = RoomSpec {
+        id: room.clone(),
+        variant: Variant::Modern,
+        clock: Some(ClockSpec {
+            initial_ms: 3000,
+            increment_ms: 0,
+        }),
+        created: now,
+    };
+    let seat = |color, token: &str| Event::Seat {
+        color,
+        token: token.into(),
+        at: now,
+    };
+    let mut store = mollett_server::postgres::PgStore::open(&url).unwrap();
+    store.create(&spec, &[seat(Color::Black, "tb")]).unwrap();
+    store.append(&room, 1, &seat(Color::White, "tw")).unwrap();
+    let (_dir, site, _) = scratch();
+    let a = Node::start(&url, &site, &[]);
+    let b = Node::start(&url, &site, &[]);
+    // Each node serves the game over on time, once the time is up.
+    for node in [a.addr, b.addr] {
+        let s = until_state(node, &room, "the flag", |s| s["status"] == "over").await;
+        assert_eq!(s["result"]["reason"], "time", "{s}");
+        assert_eq!(s["result"]["winner"], "white", "{s}");
+    }
+    // Both timers fired; the store has one flag, the second node's refused.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let events = store.load_since(&room, 0).unwrap();
+    let flags = events
+        .iter()
+        .filter(|e| matches!(e, Event::Flag { .. }))
+        .count();
+    assert_eq!((events.len(), flags), (3, 1), "{events:?}");
+}
