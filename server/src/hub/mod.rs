@@ -17,12 +17,14 @@
 //! [`crate::store::Notice`]s.
 
 mod nodes;
+mod sweep;
+mod timers;
 pub use nodes::{HEARTBEAT, NODE_TIMEOUT};
 
 use crate::event::{ClockSpec, Event, RoomSpec};
 use crate::ids;
 use crate::limits::{Buckets, Limits};
-use crate::room::{Command, Joined, Millis, Room, Status, TRANSFER_VALID};
+use crate::room::{Command, Joined, Millis, Room, TRANSFER_VALID};
 use crate::store::{AppendError, Store};
 use crate::wire::{self, Presence, WireError};
 use mollett::rooms::wire::{ClientOut, State};
@@ -292,86 +294,6 @@ impl Hub {
         &self.limits
     }
 
-    /// Lets go of the rooms nobody has used for a while (nobody connected,
-    /// no clock running), and of the room makers' full buckets; deletes the
-    /// rooms nobody joined within `limits.unjoined_keep`.
-    pub fn sweep(&self) {
-        self.delete_unjoined();
-        let mut rooms = lock(&self.rooms);
-        let before = rooms.len();
-        rooms.retain(|_, live| {
-            // A room busy right now is in use.
-            let Ok(mut live) = live.try_lock() else {
-                return true;
-            };
-            let idle = match live.room.status() {
-                Status::Over => self.limits.finished_idle,
-                _ => self.limits.room_idle,
-            };
-            let keep = !live.conns.is_empty()
-                || live.room.flag_due().is_some()
-                || live.touched.elapsed() < idle;
-            if !keep {
-                live.gone = true;
-                for t in [live.timer.take(), live.claim_timer.take()]
-                    .into_iter()
-                    .flatten()
-                {
-                    t.abort();
-                }
-            }
-            keep
-        });
-        let dropped = before - rooms.len();
-        if dropped > 0 {
-            log::info!(
-                "{dropped} idle rooms let go from memory, {} kept",
-                rooms.len()
-            );
-        }
-        drop(rooms);
-        self.makers.prune();
-        lock(&self.recent).retain(|_, (_, at)| at.elapsed() < NODE_TIMEOUT);
-    }
-
-    /// Deletes from the database (and memory) the rooms made longer than
-    /// `limits.unjoined_keep` ago whose second seat was never taken.
-    fn delete_unjoined(&self) {
-        let before = now_ms().saturating_sub(self.limits.unjoined_keep.as_millis() as Millis);
-        let deleted = match lock(&self.store).delete_unjoined(before) {
-            Ok(ids) => ids,
-            Err(e) => {
-                log::error!("deleting rooms nobody joined: {e}");
-                return;
-            }
-        };
-        if deleted.is_empty() {
-            return;
-        }
-        log::info!("{} rooms nobody joined deleted", deleted.len());
-        let lives: Vec<_> = {
-            let mut rooms = lock(&self.rooms);
-            deleted.iter().filter_map(|id| rooms.remove(id)).collect()
-        };
-        for live in lives {
-            let mut live = lock(&live);
-            live.gone = true;
-            for t in [live.timer.take(), live.claim_timer.take()]
-                .into_iter()
-                .flatten()
-            {
-                t.abort();
-            }
-            // Its connections end: the room is gone.
-            live.conns.clear();
-        }
-    }
-
-    /// Rooms in memory now.
-    pub fn rooms_in_memory(&self) -> usize {
-        lock(&self.rooms).len()
-    }
-
     /// The room if it is in memory (timers and leaving connections: a room
     /// let go has neither).
     fn cached(&self, id: &str) -> Option<Arc<Mutex<Live>>> {
@@ -549,64 +471,6 @@ impl Hub {
         state
     }
 
-    /// Schedules a state for when a seat's claim becomes available, so the
-    /// one who stayed is told at that moment.
-    fn arm_claim(&self, id: &str, live: &mut Live, now: Millis) {
-        if let Some(t) = live.claim_timer.take() {
-            t.abort();
-        }
-        let Some((_, from)) = live.room.claim_from() else {
-            return;
-        };
-        if from <= now {
-            return;
-        }
-        let hub = self.me.clone();
-        let id = id.to_string();
-        let wait = Duration::from_millis(from - now);
-        let task = tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
-            let Some(hub) = hub.upgrade() else { return };
-            if let Some(live) = hub.cached(&id) {
-                let mut live = lock(&live);
-                live.claim_timer = None;
-                hub.publish(&id, &mut live, now_ms(), None);
-            }
-        });
-        live.claim_timer = Some(task.abort_handle());
-    }
-
-    /// Someone came or went: the others are told within
-    /// `limits.presence_delay`, once for all who did meanwhile (a state
-    /// sent for another reason tells them sooner).
-    fn presence_changed(&self, id: &str, live: &mut Live) {
-        if live.presence_due {
-            return;
-        }
-        live.presence_due = true;
-        let hub = self.me.clone();
-        let id = id.to_string();
-        let wait = self.limits.presence_delay;
-        tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
-            let Some(hub) = hub.upgrade() else { return };
-            if let Some(live) = hub.cached(&id) {
-                let mut live = lock(&live);
-                if live.presence_due {
-                    hub.publish(&id, &mut live, now_ms(), None);
-                }
-            }
-        });
-    }
-
-    /// Applies a flag fall due at `now`, if any (before any request is checked).
-    fn settle_clock(&self, id: &str, live: &mut Live, now: Millis) -> Result<bool, Refused> {
-        match live.room.flag(now) {
-            Some(flag) => self.commit(id, live, &flag).map(|_| true),
-            None => Ok(false),
-        }
-    }
-
     /// A connection's hello: its seat (by token, or a free one) or a
     /// spectator's place. Its frames go to `tx`.
     pub fn connect(
@@ -747,52 +611,5 @@ impl Hub {
                 self.presence_changed(id, &mut live);
             }
         }
-    }
-
-    /// The flag timer fired: end the game if the time is really up.
-    fn tick(&self, id: &str) {
-        if let Some(live) = self.cached(id) {
-            let mut live = lock(&live);
-            let now = now_ms();
-            match self.settle_clock(id, &mut live, now) {
-                Ok(true) => {
-                    self.publish(id, &mut live, now, None);
-                }
-                Ok(false) => self.arm_timer(id, &mut live),
-                // Another node's event came first: the room was read again
-                // and its timers armed anew.
-                Err(Refused::Behind) => {}
-                // The store failed: try again shortly rather than lose the flag.
-                Err(Refused::Wire(_)) => self.arm_at(id, &mut live, now + 1000),
-            }
-        }
-    }
-
-    /// Schedules a [`Hub::tick`] for when the running clock falls.
-    fn arm_timer(&self, id: &str, live: &mut Live) {
-        match live.room.flag_due() {
-            Some(due) => self.arm_at(id, live, due),
-            None => {
-                if let Some(t) = live.timer.take() {
-                    t.abort();
-                }
-            }
-        }
-    }
-
-    fn arm_at(&self, id: &str, live: &mut Live, due: Millis) {
-        if let Some(t) = live.timer.take() {
-            t.abort();
-        }
-        let hub = self.me.clone();
-        let id = id.to_string();
-        let wait = Duration::from_millis(due.saturating_sub(now_ms()));
-        let task = tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
-            if let Some(hub) = hub.upgrade() {
-                hub.tick(&id);
-            }
-        });
-        live.timer = Some(task.abort_handle());
     }
 }
