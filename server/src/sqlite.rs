@@ -246,20 +246,7 @@ impl Store for SqliteStore {
             return Ok(None);
         };
         let spec: RoomSpec = serde_json::from_str(&text).map_err(|e| format!("room {key}: {e}"))?;
-        let mut st = self
-            .db
-            .prepare_cached("SELECT seq, event FROM events WHERE room = ?1 ORDER BY seq")
-            .map_err(err)?;
-        let rows = st
-            .query_map([key], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-            .map_err(err)?;
-        let mut events = Vec::new();
-        for row in rows {
-            let (seq, text) = row.map_err(err)?;
-            events.push(
-                serde_json::from_str(&text).map_err(|e| format!("room {key} event {seq}: {e}"))?,
-            );
-        }
+        let events = self.load_since(id, 0)?;
         Ok(Some((spec, events)))
     }
 
