@@ -9,6 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "browser tests: $*" >&2; exit 1; }
+# A real part the tests need and cannot have fails them, unless the
+# comma-separated MOLLETT_SKIP names it (docs/testing.md); CI never sets it.
+skipped() {
+    local names=${MOLLETT_SKIP:-}
+    case ",${names//[[:space:]]/}," in *",$1,"*) return 0 ;; *) return 1 ;; esac
+}
 if [ ! -x /usr/bin/chromium ]; then
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
         || fail "cannot install Debian's chromium"
@@ -21,18 +27,19 @@ if ! fc-list :lang=hi 2>/dev/null | grep -q .; then
         || echo "browser tests: no Devanagari font (apt-get install fonts-lohit-deva); Hindi screenshots show boxes" >&2
 fi
 # test_room_features.py reads the room page's QR code back with zbarimg.
-if ! command -v zbarimg >/dev/null; then
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools; } >/dev/null 2>&1 \
-        || echo "browser tests: no zbarimg (apt-get install zbar-tools); the QR code is not read back" >&2
+if ! skipped zbarimg && ! command -v zbarimg >/dev/null; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools && command -v zbarimg; } >/dev/null 2>&1 \
+        || fail "cannot install Debian's zbar-tools (zbarimg reads the room page's QR code back): apt-get install zbar-tools, or set MOLLETT_SKIP=zbarimg"
 fi
 if ! python3 -c 'import playwright' 2>/dev/null; then
     python3 -m pip install -q playwright >/dev/null 2>&1 || fail "cannot pip install playwright"
 fi
-# The accessibility audit (tests/browser/test_look.py) runs axe-core from
-# npm, kept under target/ (the test installs it itself when this cannot).
-if [ ! -f target/axe/node_modules/axe-core/axe.min.js ] && command -v npm >/dev/null; then
-    npm install --silent --no-audit --no-fund --prefix target/axe axe-core >/dev/null 2>&1 \
-        || echo "browser tests: cannot npm install axe-core; test_look.py will say so" >&2
+# The accessibility audits (tests/browser/test_look.py, test_rooms.py) run
+# axe-core from npm, kept under target/.
+if ! skipped axe && [ ! -f target/axe/node_modules/axe-core/axe.min.js ]; then
+    { command -v npm && npm install --silent --no-audit --no-fund --prefix target/axe axe-core \
+        && [ -f target/axe/node_modules/axe-core/axe.min.js ]; } >/dev/null 2>&1 \
+        || fail "cannot npm install axe-core into target/axe (the accessibility audits; npm is Debian's package npm), or set MOLLETT_SKIP=axe"
 fi
 # .ci/run builds the page beside the Rust tests and says so with
 # MOLLETT_WEB_BUILT=1; run alone, this script builds it.

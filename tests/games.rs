@@ -50,10 +50,9 @@ fn mollett_plays_itself_on_a_clock_in_both_variants() {
 /// `grhino`; `.ci/run` installs it). Modern rules only: GRhino knows no other.
 #[test]
 fn games_against_grhino() {
-    let program = common::RHINO;
-    if !common::have_rhino() {
+    let Some(program) = common::rhino() else {
         return;
-    }
+    };
     let mut score = 0.0;
     for i in 0..2 {
         let mut mollett = Engine::mollett("mollett");

@@ -69,7 +69,7 @@ fn each_fault_loses_with_its_reason_and_the_match_goes_on() {
 
 #[test]
 fn against_grhino_with_clock_openings_and_ggf() {
-    if !have_rhino() {
+    if rhino().is_none() {
         return;
     }
     let dir = tmpdir("rhino");
@@ -136,7 +136,7 @@ fn against_grhino_with_clock_openings_and_ggf() {
 
 #[test]
 fn sprt_stops_a_lopsided_match_early() {
-    if !have_rhino() {
+    if rhino().is_none() {
         return;
     }
     let dir = tmpdir("sprt");
@@ -159,7 +159,7 @@ fn sprt_stops_a_lopsided_match_early() {
 
 #[test]
 fn tournament_cross_table_and_ratings() {
-    if !have_rhino() {
+    if rhino().is_none() {
         return;
     }
     let dir = tmpdir("tournament");

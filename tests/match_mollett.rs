@@ -92,7 +92,7 @@ fn openings_file(dir: &Path) -> String {
 /// Mollett against GRhino over the match runner.
 #[test]
 fn mollett_against_grhino() {
-    if !have_rhino() {
+    if rhino().is_none() {
         return;
     }
     let dir = tmpdir("mollett-rhino");

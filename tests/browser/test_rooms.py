@@ -223,8 +223,8 @@ def audit(page, where):
     """axe-core (npm, target/axe, installed by scripts/browser-tests.sh) on
     the room page: no serious or critical violation."""
     axe = os.path.join(ROOT, "target", "axe", "node_modules", "axe-core", "axe.min.js")
-    if not os.path.isfile(axe):
-        print(f"     (no axe-core at {axe}: the room page's audit is skipped)")
+    if not t.part("axe", os.path.isfile(axe), f"axe-core on the room page ({where}) is installed",
+                  f"no {axe}: npm install --prefix target/axe axe-core (scripts/browser-tests.sh does)"):
         return
     page.add_script_tag(path=axe)
     found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']}).then("

@@ -13,16 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const RHINO: &str = "/usr/games/gtp-rhino";
-
-/// True when GRhino is installed; otherwise prints why the test is skipped.
-pub fn have_rhino() -> bool {
-    let ok = Path::new(RHINO).exists();
-    if !ok {
-        eprintln!("SKIPPED: {RHINO} is not installed (apt-get install grhino)");
-    }
-    ok
-}
+pub use super::parts::{rhino, RHINO};
 
 pub fn mollett_bin() -> &'static str {
     env!("CARGO_BIN_EXE_mollett")

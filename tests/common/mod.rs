@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod gtp;
 pub mod inproc;
+pub mod parts;
 pub mod setup;
 pub mod tmp;
 
