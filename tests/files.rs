@@ -341,7 +341,7 @@ fn a_full_disk_during_train_leaves_the_old_weight_file() {
     assert!(train(&probe).status.success());
     let size = std::fs::metadata(&probe).unwrap().len();
     let Some(fs) = Tmpfs::mount(&d.join("small"), &format!("{}k", size * 4 / 1024 + 64)) else {
-        eprintln!("SKIPPED: cannot mount a small tmpfs here (needs root); the replacement itself is unit-tested in src/files.rs");
+        eprintln!("SKIPPED: cannot mount a small tmpfs here (needs root); the replacement itself is unit-tested in src/files/mod.rs");
         return;
     };
     let old = fs.0.join("w.bin");
