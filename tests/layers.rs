@@ -218,7 +218,7 @@ fn the_checker_sees_imports() {
         "{:?}",
         g["engine::search"]
     );
-    assert!(g["protocol::gtp"].contains("protocol::session"));
+    assert!(g["protocol::gtp::exec"].contains("protocol::session"));
 }
 
 // ---- The page (web/www): plain ES modules, checked the same way ----

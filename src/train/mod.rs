@@ -12,6 +12,7 @@ pub mod evaltest;
 pub mod fit;
 pub mod grow;
 pub mod inputs;
+pub mod manifest;
 pub mod probcut;
 pub mod sample;
 pub mod selfplay;
