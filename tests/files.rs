@@ -329,7 +329,7 @@ impl Drop for Tmpfs {
 #[test]
 fn a_full_disk_during_train_leaves_the_old_weight_file() {
     if parts::skipped("tmpfs") {
-        eprintln!("SKIPPED: MOLLETT_SKIP names tmpfs: the full disk is not tried (the replacement itself is unit-tested in src/files.rs)");
+        eprintln!("SKIPPED: MOLLETT_SKIP names tmpfs: the full disk is not tried (the replacement itself is unit-tested in src/files/mod.rs)");
         return;
     }
     let d = dir("fulldisk");
