@@ -7,16 +7,20 @@
 //! browser are tests/browser/test_rooms.py.)
 
 use mollett::rooms::wire::{ClientIn, ClientOut, Reason, Seat, Side, State, Status};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use tungstenite::WebSocket;
 
-// nginx with server/deploy/nginx.conf, shared with the server's tests.
+// nginx with server/deploy/nginx.conf, and the server as a process, shared
+// with the server's tests.
 #[path = "../server/tests/common/nginx.rs"]
 mod nginx;
+#[path = "../server/tests/common/node.rs"]
+mod node;
+use node::Node;
 
 const ROOM: &str = "0123456789abcdef0123456789abcdef";
 const MOLLETT: &str = env!("CARGO_BIN_EXE_mollett");
@@ -162,7 +166,7 @@ impl Drop for Running {
 /// mollett-server on a free loopback port, its database in a folder of its own.
 struct Server {
     addr: String,
-    _child: Running,
+    _node: Node,
     _dir: tempfile::TempDir,
 }
 
@@ -174,37 +178,15 @@ impl Server {
     /// The same, with more of the server's flags.
     fn start_with(flags: &[&str]) -> Server {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(server_bin())
-            .args(flags)
-            .args(["--addr", "127.0.0.1:0", "--db"])
-            .arg(dir.path().join("rooms.db"))
-            .arg("--site")
-            .arg(dir.path())
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start mollett-server");
-        let (tx, rx) = std::sync::mpsc::channel();
-        let err = child.stderr.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let child = Running(child);
-        let addr = loop {
-            let line = rx
-                .recv_timeout(Duration::from_secs(10))
-                .expect("mollett-server says where it listens");
-            if let Some(rest) = line.split("listening on http://").nth(1) {
-                break rest.trim_end_matches('/').to_string();
-            }
-        };
+        let node = Node::start_bin(
+            &server_bin(),
+            dir.path().join("rooms.db"),
+            dir.path(),
+            flags,
+        );
         Server {
-            addr,
-            _child: child,
+            addr: node.addr.to_string(),
+            _node: node,
             _dir: dir,
         }
     }

@@ -344,19 +344,25 @@ impl Front {
 impl Drop for Front {
     /// SIGTERM to the master takes its workers with it.
     fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        stop(&mut self.child, "TERM");
     }
+}
+
+/// Ends `child` with `signal` (`TERM`, `INT`: its own clean shutdown),
+/// waiting up to 5 s before SIGKILL.
+pub fn stop(child: &mut Child, signal: &str) {
+    let _ = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// A self-signed certificate for 127.0.0.1, made as docs/deploy.md makes one.

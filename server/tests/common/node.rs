@@ -20,7 +20,13 @@ impl Node {
     /// The binary with `flags`, its database `db` (a SQLite file or a
     /// PostgreSQL URL), serving `site`.
     pub fn start(db: impl AsRef<OsStr>, site: &Path, flags: &[&str]) -> Node {
-        let mut child = Command::new(server_bin())
+        Node::start_bin(&server_bin(), db, site, flags)
+    }
+
+    /// [`Node::start`] with the server binary `bin` (the engine crate's
+    /// tests, tests/room_play.rs, find it beside `mollett`).
+    pub fn start_bin(bin: &Path, db: impl AsRef<OsStr>, site: &Path, flags: &[&str]) -> Node {
+        let mut child = Command::new(bin)
             .args(flags)
             .args(["--addr", "127.0.0.1:0", "--db"])
             .arg(db.as_ref())

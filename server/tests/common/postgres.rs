@@ -217,16 +217,6 @@ impl Postgres {
 impl Drop for Postgres {
     fn drop(&mut self) {
         // SIGINT: fast shutdown (the backends end with the server).
-        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
-        let _ = rustix::process::kill_process(pid, rustix::process::Signal::INT);
-        let by = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < by {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        super::nginx::stop(&mut self.child, "INT");
     }
 }
