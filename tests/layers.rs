@@ -330,10 +330,12 @@ fn folder_of(file: &str) -> &str {
         .map_or("", |(d, _)| d.split('/').next().unwrap())
 }
 
-/// Modules that act on the game (engine, history, storage, records): a
-/// view draws and is handed its handlers, so it imports none of these.
-const WEB_ACTS: [&str; 9] = [
+/// Modules that act on the game (engine, history, storage, records, the
+/// controller's writes): a view draws and is handed its handlers, so it
+/// imports none of these.
+const WEB_ACTS: [&str; 10] = [
     "board/actions.js",
+    "board/ctrl.js",
     "board/address.js",
     "board/games.js",
     "board/records.js",
@@ -343,6 +345,99 @@ const WEB_ACTS: [&str; 9] = [
     "board/app.js",
     "room/room.js",
 ];
+
+/// A module that draws: the board page's `view/`, the room's view, and
+/// `shared/` (which the pages' views use).
+fn is_view(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or("");
+    file.starts_with("board/view/") || name == "roomview.js" || file.starts_with("shared/")
+}
+
+/// The lines of `text` that write the board page's state `S` (state.js):
+/// an assignment to `S.field…` (`=`, `+=`, `++`, …), or a call that
+/// changes a field in place (`S.notes.push(…)`).
+fn state_writes(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in without_comments(text).lines() {
+        let b = line.as_bytes();
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let mut i = 0;
+        while let Some(at) = line[i..].find("S.").map(|k| k + i) {
+            i = at + 2;
+            if at > 0 && (ident(b[at - 1]) || b[at - 1] == b'.') {
+                continue;
+            }
+            // The place written: S.a.b[c].d
+            let mut j = at + 1;
+            let mut depth = 0;
+            while j < b.len() {
+                match b[j] {
+                    b'[' => depth += 1,
+                    b']' if depth > 0 => depth -= 1,
+                    c if depth > 0 || c == b'.' || ident(c) => {}
+                    _ => break,
+                }
+                j += 1;
+            }
+            let place = &line[at..j];
+            let rest = line[j..].trim_start();
+            let assigns = ["=", "+=", "-=", "*=", "/=", "||=", "&&=", "??=", "++", "--"]
+                .iter()
+                .any(|op| rest.starts_with(op))
+                && !rest.starts_with("==")
+                && !rest.starts_with("=>");
+            let mutates = [".push", ".pop", ".splice", ".shift", ".unshift", ".sort", ".fill"]
+                .iter()
+                .any(|m| place.ends_with(m));
+            if assigns || mutates {
+                out.push(line.trim().to_string());
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_page_writes_its_state_in_the_controller_only() {
+    let www = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/www");
+    let mut files = Vec::new();
+    js_files(&www.join("board"), &www, &mut files);
+    let mut wrong = Vec::new();
+    for file in &files {
+        if file == "board/ctrl.js" || file == "board/state.js" {
+            continue;
+        }
+        let text = std::fs::read_to_string(www.join(file)).unwrap();
+        for w in state_writes(&text) {
+            let who = if is_view(file) { "a view" } else { "not the controller" };
+            wrong.push(format!("{file} ({who}) writes the state: {w}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the page's state is written by board/ctrl.js alone:\n{}",
+        wrong.join("\n")
+    );
+    assert!(files.iter().any(|f| f.starts_with("board/view/")));
+}
+
+#[test]
+fn the_page_checker_sees_state_writes() {
+    let text = "S.node = x;\nif (S.node === y) a = S.node;\n  S.reviewing.done += 1;\n\
+                S.notes.push(t);\nS.editing.board[i] = 'X';\nconst f = (n) => S.hints;\n\
+                // S.node = z;\nthis.S.x = 1; FOO_S.y = 2;";
+    assert_eq!(
+        state_writes(text),
+        [
+            "S.node = x;",
+            "S.reviewing.done += 1;",
+            "S.notes.push(t);",
+            "S.editing.board[i] = 'X';"
+        ]
+    );
+    assert!(is_view("board/view/moves.js") && !is_view("board/ctrl.js"));
+}
 
 #[test]
 fn the_page_has_no_import_cycle() {
@@ -369,9 +464,7 @@ fn the_page_imports_down_only() {
             if !ok {
                 wrong.push(format!("{file} imports {dep}"));
             }
-            let name = file.rsplit('/').next().unwrap_or("");
-            let view = name == "view.js" || name == "roomview.js" || file.starts_with("shared/");
-            if view && WEB_ACTS.contains(&dep.as_str()) {
+            if is_view(&file) && WEB_ACTS.contains(&dep.as_str()) {
                 wrong.push(format!("{file} (drawing) imports {dep} (acting)"));
             }
         }

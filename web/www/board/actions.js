@@ -1,31 +1,42 @@
 // What a player's clicks and keys do to the game: a move, a jump through
 // the tree (back, forward, undo, redo), a new game, editing the board, the
-// address's game at start and on Back/Forward. Each is a pure operation of
-// ops.js on the state, then the effects: the engine (session.js), the
-// address, the redraw.
+// address's game at start and on Back/Forward. Each is a write of the
+// controller (ctrl.js, which redraws), then the effects: the engine
+// (session.js) and the address.
 
 import { S } from "./state.js";
+import * as ctrl from "./ctrl.js";
 import { parseTranscript } from "../shared/game.js";
-import { playable, refusedSquare, jump, lastOf, undoTarget, redoTarget, freshGame, editFrom, cycleSquare, setEditSide, walk } from "./ops.js";
+import { playable, refusedSquare, lastOf, undoTarget, redoTarget, walk } from "./ops.js";
 import { refresh, obsolete } from "./session.js";
 import { gameOfAddress } from "./address.js";
 import { practiceTry } from "./review.js";
-import { render, message } from "./view.js";
 import { loadSetup, replay } from "./records.js";
 import { t } from "../shared/i18n.js";
 
 // Plays `sq` for the human to move; answers "illegal" when it is their
-// turn and `sq` is not one of their moves (the view says so).
+// turn and `sq` is not one of their moves (the message line says so, and
+// the view flashes the square).
 export function playHuman(sq) {
-  if (refusedSquare(sq)) return "illegal";
+  if (refusedSquare(sq)) {
+    ctrl.message(t("board.msg.notLegal", { move: sq }), sq);
+    return "illegal";
+  }
+  if (S.message.refused) ctrl.message("");
   if (!playable(sq)) return;
   if (S.practice && S.node === S.practice.list[S.practice.i].parent) return practiceTry(sq);
-  S.node = S.node.child(sq);
+  ctrl.play(sq);
   refresh();
 }
 
 export function goTo(node) {
-  if (jump(node)) refresh();
+  if (ctrl.jump(node)) refresh();
+}
+
+// A branch offered beside a ply of the move list: the list follows it.
+export function chooseBranch(node) {
+  ctrl.chooseBranch(node);
+  goTo(node);
 }
 
 export function back() { goTo(S.node.parent); }
@@ -38,7 +49,7 @@ export function undo() { goTo(undoTarget(S.node)); }
 export function redo() { goTo(redoTarget(S.node)); }
 
 export function newGame(variant, setup = null) {
-  freshGame(variant, setup);
+  ctrl.freshGame(variant, setup);
   refresh();
 }
 
@@ -46,18 +57,19 @@ export function newGame(variant, setup = null) {
 // Done loads it through the engine, which checks it.
 export function startEditing() {
   obsolete();
-  editFrom(S.node);
-  render();
+  ctrl.editFrom(S.node);
 }
 
 export function editSide(side) {
-  setEditSide(side);
-  render();
+  ctrl.setEditSide(side);
 }
 
 export function editSquare(sq) {
-  cycleSquare(sq);
-  render();
+  ctrl.cycleSquare(sq);
+}
+
+export function clearEdit() {
+  ctrl.clearEditBoard();
 }
 
 export function finishEditing(apply) {
@@ -69,7 +81,7 @@ export function finishEditing(apply) {
 
 // Leaves setup mode, the edited board dropped (Back or Forward meanwhile).
 export function stopEditing() {
-  S.editing = null;
+  ctrl.stopEditing();
 }
 
 // At start, once the engine is ready: the game the address names (or the
@@ -79,9 +91,9 @@ export async function openAddressGame(restored) {
   const g = gameOfAddress();
   if (!g.moves && !g.setup) return;
   const parsed = parseTranscript(g.moves || "");
-  if (parsed.error) return message(t("board.err.transcript", { error: parsed.error }));
+  if (parsed.error) return ctrl.message(t("board.err.transcript", { error: parsed.error }));
   const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
-  if (ok) message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
+  if (ok) ctrl.message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
 }
 
 // Back or Forward: the position of that entry. Within the tree already
@@ -100,10 +112,6 @@ export function onPopState() {
   // kept: the entry is then that ply of the longer line, replaced rather
   // than pushed, so Forward still returns, and against the engine the
   // position waits (engine-to-move) instead of the engine playing again.
-  for (let i = 1; i < path.length; i++) path[i - 1].line = path[i];
-  S.node = g.ply !== null && g.ply < path.length ? path[g.ply] : path.at(-1);
-  S.thinking = null;
-  S.practice = null;
-  S.quietAddress = true;
+  ctrl.followPath(path, g.ply !== null && g.ply < path.length ? path[g.ply] : path.at(-1));
   refresh();
 }

@@ -8,6 +8,7 @@
 // (localStorage), so a game survives closing the tab.
 
 import { S, transcript } from "./state.js";
+import { takeQuietAddress } from "./ctrl.js";
 import * as storage from "../shared/storage.js";
 import { DEFAULTS } from "./ops.js";
 import { controlText } from "./clock.js";
@@ -55,8 +56,7 @@ export function followAddress() {
   if (!S.root || !S.node) return;
   const url = addressOf();
   const here = `${location.pathname}${location.search}${location.hash}`;
-  const quiet = S.quietAddress || !written;
-  S.quietAddress = false;
+  const quiet = takeQuietAddress() || !written;
   written = true;
   if (url !== here) {
     const gameChanged = GAME_KEYS.some((k) => new URL(url, location.href).searchParams.get(k) !== new URLSearchParams(location.search).get(k));

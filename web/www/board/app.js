@@ -1,12 +1,15 @@
-// The board page's entry: it creates the state, binds the controls and
-// hands the view its handlers (the modules that act), loads the engine and
-// sets `window.mollett` for scripts. Data flows one way: state -> pure
-// operations (ops.js) -> view; no drawing module imports one that acts.
-// The rules, the search, the evaluation and the book are the engine's,
-// asked through its GTP commands; the page never decides a move's legality.
+// The board page's entry: it binds the controls, hands the view its
+// handlers (the modules that act) and the controller its view, loads the
+// engine and sets `window.mollett` for scripts. Data flows one way, as in
+// lichess: an event -> an acting module -> the controller's write ->
+// redraw() -> (next animation frame) the view, which only reads; no
+// drawing module imports one that acts. The rules, the search, the
+// evaluation and the book are the engine's, asked through its GTP
+// commands; the page never decides a move's legality.
 //
-//   state.js     the page's state, shared
-//   ops.js       pure operations on it: moves, jumps, undo, new game, edits
+//   state.js     the page's state, read by all (`S`), written by ctrl.js alone
+//   ctrl.js      the controller: every write to the state, and redraw()
+//   ops.js       pure readings of it: legal clicks, undo targets, the review's figures, results
 //   settings.js  address parameters and the settings' controls
 //   storage.js   what is kept in this browser (localStorage)
 //   session.js   the engine session: jobs, sync, the engine's moves, hints
@@ -15,25 +18,25 @@
 //   address.js   the address follows the game (pushState); the current game kept
 //   games.js     saved games, Share, Open file
 //   review.js    review, next mistake, practice
-//   view.js      drawing: board, status, move list, graph
-//   panels.js    drawing: evaluation bar, engine lines, clocks, a resigned game
-//   clock.js     the time control's clocks
+//   view/        drawing (main.js calls the rest): board, status, moves, graph,
+//                review, panels (evaluation bar, engine lines, clocks, saved games)
+//   clock.js     the time control's clocks (pure)
 //   ending.js    resign and the clocks' flag
 //   gestures.js  the `?` keyboard help and the board's swipe
 //   game.js      the tree of plies and the notations (no rules)
 //   engine.js    the Worker's client
 
 import { Engine } from "../shared/engine.js";
-import { Node } from "../shared/game.js";
 import { S, transcript, obf } from "./state.js";
+import * as ctrl from "./ctrl.js";
 import { readParams, bindSettings, labelLevels, noteParams } from "./settings.js";
 import { refresh, startEngineMove, moveNow, onInfo } from "./session.js";
-import { newGame, first, back, forward, last, undo, redo, goTo, playHuman, editSquare, editSide, startEditing, finishEditing, openAddressGame, onPopState } from "./actions.js";
+import { newGame, first, back, forward, last, undo, redo, goTo, chooseBranch, playHuman, editSquare, editSide, clearEdit, startEditing, finishEditing, openAddressGame, onPopState } from "./actions.js";
 import { loadTranscript, loadSetup, loadText, downloadGgf, downloadTranscript, copy } from "./records.js";
 import { restoreCurrent } from "./address.js";
-import { saveGame, renderSaved, share, openFile } from "./games.js";
+import { saveGame, loadSaved, openSaved, deleteSaved, share, openFile } from "./games.js";
 import { reviewGame, nextMistake, startPractice } from "./review.js";
-import { buildBoard, render, renderGraph, graphClick } from "./view.js";
+import { bindView } from "./view/main.js";
 import { bindLook } from "../shared/look.js";
 import { bindEnding } from "./ending.js";
 import { bindKeysHelp, bindSwipe } from "./gestures.js";
@@ -43,7 +46,7 @@ const $ = (sel) => document.querySelector(sel);
 
 function controls() {
   bindSettings();
-  bindLook(render);
+  bindLook(ctrl.redraw);
   $("#new-modern").addEventListener("click", () => newGame("modern"));
   $("#new-classic").addEventListener("click", () => newGame("classic"));
   $("#move-now").addEventListener("click", moveNow);
@@ -71,13 +74,12 @@ function controls() {
   $("#setup-side").addEventListener("change", (e) => editSide(e.target.value));
   $("#setup-done").addEventListener("click", () => finishEditing(true));
   $("#setup-cancel").addEventListener("click", () => finishEditing(false));
-  $("#setup-clear").addEventListener("click", () => { S.editing.board = Array(64).fill("-"); render(); });
-  $("#graph").addEventListener("click", graphClick);
+  $("#setup-clear").addEventListener("click", clearEdit);
   $("#review").addEventListener("click", reviewGame);
   $("#download-ggf").addEventListener("click", downloadGgf);
   $("#next-mistake").addEventListener("click", nextMistake);
   $("#practice").addEventListener("click", startPractice);
-  $("#show-loss").addEventListener("change", () => { S.showLoss = $("#show-loss").checked; renderGraph(); });
+  $("#show-loss").addEventListener("change", () => ctrl.setShowLoss($("#show-loss").checked));
   bindEnding();
   bindKeysHelp();
   bindSwipe($("#board-wrap"), { back, forward });
@@ -101,28 +103,26 @@ async function words() {
   };
   apply();
   // A room's page (room.js) draws itself again on "langchange".
-  langSwitch($("#lang"), () => { apply(); if (S.node) render(); document.dispatchEvent(new Event("langchange")); });
+  langSwitch($("#lang"), () => { apply(); ctrl.redraw(); document.dispatchEvent(new Event("langchange")); });
   $("#howto").addEventListener("click", () => { $("#howto").href = `rules.html?variant=${S.variant}&lang=${currentLang()}`; });
 }
 const wordsReady = words();
 
 async function main() {
   const restored = restoreCurrent(); // before the address is read
-  buildBoard({ square: (sq) => (S.editing ? editSquare(sq) : playHuman(sq)), goTo });
+  ctrl.setView(bindView({ square: (sq) => (S.editing ? editSquare(sq) : playHuman(sq)), goTo, chooseBranch, openSaved, deleteSaved }));
   readParams();
   controls();
-  renderSaved();
-  S.root = new Node(null, null);
-  S.node = S.root;
-  render();
+  loadSaved();
+  ctrl.startEmpty();
   await wordsReady; // drawn again in the chosen language
   noteParams();
-  render();
+  ctrl.redraw();
   const module = await Engine.load("mollett.wasm");
-  S.engine = new Engine(module, {
+  ctrl.setEngine(new Engine(module, {
     onInfo,
-    onRestart: () => { S.synced = null; },
-  });
+    onRestart: () => ctrl.setSynced(null),
+  }));
   await S.engine.ready;
   const start = S.root;
   await openAddressGame(restored);

@@ -1,7 +1,8 @@
 // The clock for both sides (a time control, "main+increment" in seconds):
-// operations on S.clock, no DOM. The side to move at the end of the line
-// shown runs; a move made there charges its time and adds the increment.
-// The engine is told its time left (`time_left`), so its search fits it.
+// pure functions of S.clock, which the controller (ctrl.js) replaces by
+// their answers; no DOM. The side to move at the end of the line shown
+// runs; a move made there charges its time and adds the increment. The engine is told its time left
+// (`time_left`), so its search fits it.
 
 import { S } from "./state.js";
 
@@ -19,14 +20,10 @@ export function controlText(c) {
   return `${c.main}+${c.inc}`;
 }
 
-// Both clocks set to the control's main time (or none): at a new game and
+// Both clocks at the control's main time (or none): at a new game and
 // when the control is chosen.
-export function setControl(control) {
-  S.clock = control ? { main: control.main, inc: control.inc, left: { black: control.main * 1000, second: control.main * 1000 }, turn: null } : null;
-}
-
-export function resetClock() {
-  if (S.clock) setControl(S.clock);
+export function freshClock(control) {
+  return control ? { main: control.main, inc: control.inc, left: { black: control.main * 1000, second: control.main * 1000 }, turn: null } : null;
 }
 
 function lineEnd(node) {
@@ -42,23 +39,24 @@ function sideAt(node) {
   return node.path().length % 2 === 0 ? first : other;
 }
 
-// Brings the clocks up to the game: the side that was running is charged
+// The clocks brought up to the game: the side that was running is charged
 // its time, plus the increment when it has just moved; then the side to
 // move at the end of the line runs, unless the game is over or ended.
-export function syncClock(now = performance.now()) {
-  const c = S.clock;
-  if (!c || !S.root) return;
+// Returns `c` itself when nothing changes.
+export function clockAfter(c, now = performance.now()) {
+  if (!c || !S.root) return c;
   const end = lineEnd(S.node);
   const live = !S.ended && !S.editing && !(end.state && end.state.over);
-  if (c.turn && c.turn.node === end && live) return;
+  if (c.turn && c.turn.node === end && live) return c;
+  const left = { ...c.left };
   if (c.turn) {
     const { side, node, since } = c.turn;
-    c.left[side] = Math.max(0, c.left[side] - (now - since));
+    left[side] = Math.max(0, left[side] - (now - since));
     let n = end;
     while (n && n.parent !== node) n = n.parent;
-    if (n && n.move !== "pass" && c.left[side] > 0) c.left[side] += c.inc * 1000;
+    if (n && n.move !== "pass" && left[side] > 0) left[side] += c.inc * 1000;
   }
-  c.turn = live ? { node: end, side: sideAt(end), since: now } : null;
+  return { ...c, left, turn: live ? { node: end, side: sideAt(end), since: now } : null };
 }
 
 // Milliseconds left on `side`'s clock now.

@@ -1,24 +1,21 @@
 // How a game ends before its last move: a player resigns (with a confirm
-// step), or a clock runs out. Either sets S.ended ({by, loser}); the game
-// then takes no more moves until a new one, and the status, the saved
-// games list and the GGF record (RE) say the result. The clocks tick here.
+// step), or a clock runs out. Either ends the game (ctrl.end: S.ended,
+// {by, loser}); the game then takes no more moves until a new one, and the
+// status, the saved games list and the GGF record (RE) say the result.
+// The page's tick is here: the clocks, and the thinking line's seconds.
 
 import { S } from "./state.js";
-import { syncClock, flagged, setControl, parseControl, controlText } from "./clock.js";
+import * as ctrl from "./ctrl.js";
+import { flagged, parseControl, controlText } from "./clock.js";
 import { obsolete } from "./session.js";
 import { followAddress } from "./address.js";
-import { render } from "./view.js";
-import { renderClocks, resignSide } from "./panels.js";
+import { resignSide } from "./ops.js";
 
 const $ = (sel) => document.querySelector(sel);
 
 export function end(by, loser) {
-  syncClock();
-  S.ended = { by, loser };
-  syncClock();
+  ctrl.end(by, loser);
   obsolete(); // an engine search for the game is over
-  S.thinking = null;
-  render();
   followAddress();
 }
 
@@ -62,21 +59,22 @@ export function bindEnding() {
 
 // A time control chosen: both clocks start afresh from the position shown.
 export function chooseControl(text) {
-  setControl(parseControl(text));
-  syncClock();
+  ctrl.setControl(parseControl(text));
+  ctrl.syncClock();
   followAddress();
-  render();
 }
 
-// Every tenth of a second: the clocks drawn, and a flag ends the game
-// (the engine's time is bounded by its own time manager, so it is the
-// human who runs out, but either side may).
+// Every tenth of a second: the clocks and the thinking line's seconds
+// drawn again, and a flag ends the game (the engine's time is bounded by
+// its own time manager, so it is the human who runs out, but either side
+// may).
 export function startTicking() {
   setInterval(() => {
+    if (S.thinking) ctrl.redraw();
     if (!S.clock || S.ended) return;
-    syncClock();
+    ctrl.syncClock();
     const side = flagged();
     if (side) end("time", side);
-    else renderClocks();
+    else ctrl.redraw();
   }, 100);
 }

@@ -7,8 +7,8 @@ import { S, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
 import { replay, loadText, copy } from "./records.js";
 import { followAddress } from "./address.js";
-import { message, outcome } from "./view.js";
-import { endedResult } from "./panels.js";
+import * as ctrl from "./ctrl.js";
+import { outcome, endedResult } from "./ops.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -49,10 +49,10 @@ export function saveGame() {
   entry.name = typed || named;
   const list = savedGames().filter((g) => !(g.variant === entry.variant && g.setup === entry.setup && g.moves === entry.moves));
   list.unshift(entry);
-  if (!storage.save(KEY, list)) return message(t("board.msg.notKept"));
+  if (!storage.save(KEY, list)) return ctrl.message(t("board.msg.notKept"));
   $("#game-name").value = "";
-  renderSaved();
-  message(t("board.msg.saved", { name: entry.name }));
+  loadSaved();
+  ctrl.message(t("board.msg.saved", { name: entry.name }));
 }
 
 export function openSaved(id) {
@@ -61,8 +61,8 @@ export function openSaved(id) {
   const moves = g.moves.match(/[a-h][1-8]/g) || [];
   return replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply }).then((ok) => {
     if (!ok) return false;
-    S.players = { black: "black", white: "white", ...g.players };
-    message(t("board.msg.opened", { name: g.name }));
+    ctrl.setPlayers(g.players);
+    ctrl.message(t("board.msg.opened", { name: g.name }));
     return true;
   });
 }
@@ -71,39 +71,13 @@ export function deleteSaved(id) {
   const list = savedGames();
   const g = list.find((e) => e.id === id);
   storage.save(KEY, list.filter((e) => e.id !== id));
-  renderSaved();
-  if (g) message(t("board.msg.deleted", { name: g.name }));
+  loadSaved();
+  if (g) ctrl.message(t("board.msg.deleted", { name: g.name }));
 }
 
-// The list under "Saved games", newest first.
-export function renderSaved() {
-  const list = savedGames();
-  $("#saved-count").textContent = list.length;
-  const ol = $("#saved-list");
-  ol.textContent = "";
-  for (const g of list) {
-    const li = document.createElement("li");
-    li.dataset.id = g.id;
-    const open = document.createElement("button");
-    open.className = "open";
-    open.textContent = g.name;
-    open.title = t("board.saved.open", { n: g.moves.length / 2 });
-    open.addEventListener("click", () => openSaved(g.id));
-    const when = document.createElement("time");
-    when.dateTime = g.saved;
-    when.textContent = new Date(g.saved).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
-    const result = document.createElement("span");
-    result.className = "result";
-    result.textContent = `${t(`board.room.${g.variant === "classic" ? "classic" : "modern"}`)}, ${g.result}`;
-    const del = document.createElement("button");
-    del.className = "delete";
-    del.textContent = "✕";
-    del.setAttribute("aria-label", t("board.saved.deleteName", { name: g.name }));
-    del.title = t("board.saved.delete");
-    del.addEventListener("click", () => deleteSaved(g.id));
-    li.append(open, " ", when, " · ", result, " ", del);
-    ol.appendChild(li);
-  }
+// The saved games into the state (the view draws the list, newest first).
+export function loadSaved() {
+  ctrl.setSaved(savedGames());
 }
 
 // Share: the address of the position shown, copied (or shown to copy by
@@ -116,9 +90,9 @@ export function share() {
 // Open file: a .ggf or a transcript (.txt) read as the Load box reads it.
 export async function openFile(file) {
   if (!file) return false;
-  if (file.size > 1 << 20) return message(t("board.err.tooBig", { file: file.name }));
+  if (file.size > 1 << 20) return ctrl.message(t("board.err.tooBig", { file: file.name }));
   const text = await file.text();
   const ok = await loadText(text);
-  if (ok) message(t("board.msg.openedFile", { file: file.name }));
+  if (ok) ctrl.message(t("board.msg.openedFile", { file: file.name }));
   return ok;
 }

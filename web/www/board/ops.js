@@ -1,11 +1,9 @@
-// Pure operations on the page's state: what a move, a jump, undo and redo,
-// a new game or an edit does to it, and the figures the view reads. No
-// DOM, engine, history or storage here: the modules that act call these,
-// then ask the engine and redraw.
+// Pure readings of the page's state: which moves may be played, where undo
+// and redo go, a line walked, the review's figures. No writes (those are
+// ctrl.js's), no DOM, engine, history or storage.
 
 import { S, sideIsHuman } from "./state.js";
-import { Node, SQUARES } from "../shared/game.js";
-import { resetClock } from "./clock.js";
+import { t, player } from "../shared/i18n.js";
 
 // The settings' defaults (state.js starts with them); the address leaves
 // out a setting at its default.
@@ -32,16 +30,6 @@ export function refusedSquare(sq) {
   return !!st && !st.over && !S.ended && sideIsHuman(st.side) && !st.legal.includes(sq);
 }
 
-// The position shown becomes `node`; false when it already was.
-export function jump(node) {
-  if (!node || node === S.node) return false;
-  S.thinking = null;
-  S.editing = null; // an edit is dropped by going elsewhere
-  S.node = node;
-  if (S.practice && node !== S.practice.list[S.practice.i].parent) S.practice = null;
-  return true;
-}
-
 export function lastOf(node) {
   let n = node;
   while (n.line) n = n.line;
@@ -62,36 +50,6 @@ export function redoTarget(node) {
   let n = node.line;
   while (n && n.line && !humanTurn(n)) n = n.line;
   return n;
-}
-
-export function freshGame(variant, setup = null) {
-  S.variant = variant;
-  S.root = new Node(null, null);
-  S.root.setup = setup;
-  S.node = S.root;
-  S.thinking = null;
-  S.synced = null;
-  S.hintsAt = null;
-  S.editing = null; // a new or loaded game shows its own board
-  S.ended = null;
-  resetClock();
-}
-
-// Setting up a position: clicks cycle a square empty, black, white (red);
-// the side to move starts as the position's (black after a game's end)
-// and the player may change it.
-export function editFrom(node) {
-  const st = node.state;
-  const second = !!st && !st.over && st.side !== "black";
-  S.editing = { board: st ? st.board.split("") : Array(64).fill("-"), side: second ? "O" : "X" };
-}
-export function setEditSide(side) {
-  S.editing.side = side === "O" ? "O" : "X";
-}
-export function cycleSquare(sq) {
-  const i = SQUARES.indexOf(sq);
-  const b = S.editing.board;
-  b[i] = b[i] === "-" ? "X" : b[i] === "X" ? "O" : "-";
 }
 
 // The nodes from `root` through `moves` in the tree as it is (passes
@@ -139,4 +97,40 @@ export function reviewTally() {
     if (r.cls in s) s[r.cls] += 1;
   }
   return t;
+}
+
+// A finished game's result: "Black wins 40-24", "a draw, 32-32" (the
+// status line's and the saved games list's).
+export function outcome(st) {
+  const b = st.discs.black, w = st.discs.second;
+  if (b === w) return t("board.outcome.draw", { b, w });
+  return t("board.outcome.win", { ...player(b > w ? "black" : st.second, S.variant), hi: Math.max(b, w), lo: Math.min(b, w) });
+}
+
+// The side that would resign: the human's, or with two humans the side
+// to move; null when there is no game to resign.
+export function resignSide() {
+  const st = S.node.state;
+  if (!st || st.over || S.ended || S.editing) return null;
+  const human = ["black", "second"].filter((s) => (s === "black" ? S.human.black : S.human.second));
+  if (human.length === 1) return human[0];
+  if (human.length === 2) return st.side === "black" ? "black" : "second";
+  return null;
+}
+
+// A game ended by a resignation or a flag, in words: "White wins (black
+// resigned)", "White wins on time (black ran out of time)"; the status
+// line's, the saved games list's.
+export function endedResult() {
+  const e = S.ended;
+  const loser = player(e.loser === "black" ? "black" : "second", S.variant);
+  const winner = player(e.loser === "black" ? "second" : "black", S.variant);
+  return t(e.by === "resign" ? "board.ended.resign" : "board.ended.time", { W: winner.C, w: winner.c, L: loser.C, l: loser.c, lo: loser.co });
+}
+
+// GGF's RE tag for it, black's view: the winner's 64 discs, ":r" for a
+// resignation, ":t" for time (as GGS writes them).
+export function endedGgf() {
+  const e = S.ended;
+  return `${e.loser === "black" ? "-" : "+"}64.000:${e.by === "resign" ? "r" : "t"}`;
 }

@@ -6,9 +6,8 @@ import { S, transcript } from "./state.js";
 import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "../shared/game.js";
 import { job, obsolete, ask, syncTo, refresh } from "./session.js";
 import { restoreReview } from "./review.js";
-import { reviewTally, isMistake, MARKS, freshGame } from "./ops.js";
-import { endedGgf } from "./panels.js";
-import { render, message } from "./view.js";
+import { reviewTally, isMistake, MARKS, endedGgf } from "./ops.js";
+import * as ctrl from "./ctrl.js";
 import { t } from "../shared/i18n.js";
 
 // A transcript is read from the start position of the variant played, also
@@ -17,12 +16,12 @@ import { t } from "../shared/i18n.js";
 // refused: the game stays as it was.
 export function loadTranscript(text) {
   const parsed = parseTranscript(text);
-  if (parsed.error) return Promise.resolve(message(t("board.err.transcript", { error: parsed.error })));
+  if (parsed.error) return Promise.resolve(ctrl.message(t("board.err.transcript", { error: parsed.error })));
   if (!parsed.moves.length) {
-    return Promise.resolve(message(t("board.msg.nothing")));
+    return Promise.resolve(ctrl.message(t("board.msg.nothing")));
   }
   return replay(parsed.moves).then((ok) => {
-    if (ok) message(t("board.msg.loadedStart", { n: parsed.moves.length }));
+    if (ok) ctrl.message(t("board.msg.loadedStart", { n: parsed.moves.length }));
     return ok;
   });
 }
@@ -39,7 +38,7 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
   return job(async () => {
     const root = new Node(null, null);
     root.setup = setup;
-    S.synced = null;
+    ctrl.setSynced(null);
     await ask(`newgame ${variant}`);
     if (setup) {
       const a = await S.engine.command(`setboard ${setup}`);
@@ -60,24 +59,17 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
       }
       node = node.child(mv);
     }
-    S.synced = null;
-    S.variant = variant;
-    S.root = root;
     const line = root.lineNodes();
-    S.node = ply !== null && ply >= 0 && ply < line.length ? line[ply] : node;
-    S.fileReview = null;
-    S.players = { black: "black", white: "white" };
-    S.thinking = null;
-    S.hintsAt = null;
-    S.editing = null; // loaded while editing: the board shows what was loaded
+    // Loaded while editing, the board shows what was loaded.
+    ctrl.loaded({ variant, root, node: ply !== null && ply >= 0 && ply < line.length ? line[ply] : node });
     restoreReview();
     ok = true;
     refresh();
   }).then(() => ok);
 
   async function refuse(text) {
-    message(text);
-    S.synced = null;
+    ctrl.message(text);
+    ctrl.setSynced(null);
     await syncTo(S.node);
   }
 }
@@ -88,28 +80,27 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
 // Review fills it in).
 export function loadGgf(text) {
   const g = parseGgf(text);
-  if (g.error) return Promise.resolve(message(t("board.err.ggf", { error: g.error })));
+  if (g.error) return Promise.resolve(ctrl.message(t("board.err.ggf", { error: g.error })));
   const moves = g.moves.filter((m) => m.move !== "pass").map((m) => m.move);
   // GGF's Othello is the modern game, whatever the board shows now.
   return replay(moves, { variant: "modern" }).then((ok) => {
     const nodes = S.node.lineNodes();
     if (!ok) return false;
-    S.players = { black: g.black || "black", white: g.white || "white" };
+    ctrl.setPlayers({ black: g.black || "black", white: g.white || "white" });
     g.moves.forEach((m, k) => {
       const n = nodes[k + 1];
       if (!n || n.move !== m.move || m.value === null) return;
-      n.value = { black: m.side === "black" ? m.value : -m.value, text: String(m.value), kind: "file" };
+      ctrl.setBlackValue(n, { black: m.side === "black" ? m.value : -m.value, text: String(m.value), kind: "file" });
     });
     for (const m of g.marks) {
       const n = nodes[m.ply];
       if (!n || n.move !== m.move || n.review) continue;
       const loss = Math.round((m.bestValue - m.value) * 100) / 100;
-      n.review = { move: m.move, value: m.value, best: m.best, bestValue: m.bestValue, loss, cls: m.cls, exact: false,
-                   side: m.ply % 2 === 1 ? "black" : "white", fromFile: true };
+      ctrl.setReview(n, { move: m.move, value: m.value, best: m.best, bestValue: m.bestValue, loss, cls: m.cls, exact: false,
+                          side: m.ply % 2 === 1 ? "black" : "white", fromFile: true });
     }
-    S.fileReview = g.summary ? { summary: g.summary.replace(/^mollett analyze:\s*/, "") } : null;
-    message(g.marks.length ? t("board.msg.loadedGgfMarked", { n: moves.length, m: g.marks.length }) : t("board.msg.loadedGgf", { n: moves.length }));
-    render();
+    ctrl.setFileReview(g.summary ? g.summary.replace(/^mollett analyze:\s*/, "") : null);
+    ctrl.message(g.marks.length ? t("board.msg.loadedGgfMarked", { n: moves.length, m: g.marks.length }) : t("board.msg.loadedGgf", { n: moves.length }));
     return true;
   });
 }
@@ -131,7 +122,7 @@ export function downloadGgf() {
     : []));
   const text = ggfOf(nodes, { ...S.players, summary, marks, result: S.ended ? endedGgf() : null }) + "\n";
   download(`${fileStem()}.ggf`, text, "application/x-ggf");
-  message(t("board.msg.ggfWritten"));
+  ctrl.message(t("board.msg.ggfWritten"));
 }
 
 // The line shown as a transcript file: its moves on one line, after the
@@ -141,7 +132,7 @@ export function downloadTranscript() {
   const moves = transcript(S.node.lineNodes().at(-1));
   const text = (S.root.setup ? `setboard ${S.root.setup}\n` : "") + moves + "\n";
   download(`${fileStem()}.txt`, text, "text/plain");
-  message(t("board.msg.transcriptWritten"));
+  ctrl.message(t("board.msg.transcriptWritten"));
 }
 
 function fileStem() {
@@ -171,9 +162,9 @@ export function loadText(text) {
     if (!moves) return loadSetup(first);
     const setup = parseSetup(first);
     const parsed = parseTranscript(moves);
-    if (setup.error || parsed.error) return Promise.resolve(message(t("board.err.notLoaded", { error: setup.error || parsed.error })));
+    if (setup.error || parsed.error) return Promise.resolve(ctrl.message(t("board.err.notLoaded", { error: setup.error || parsed.error })));
     return replay(parsed.moves, { setup: setup.args }).then((ok) => {
-      if (ok) message(t("board.msg.loadedSetup", { n: parsed.moves.length }));
+      if (ok) ctrl.message(t("board.msg.loadedSetup", { n: parsed.moves.length }));
       return ok;
     });
   }
@@ -182,7 +173,7 @@ export function loadText(text) {
 
 export function loadSetup(text) {
   const parsed = parseSetup(text);
-  if (parsed.error) return Promise.resolve(message(t("board.err.position", { error: parsed.error })));
+  if (parsed.error) return Promise.resolve(ctrl.message(t("board.err.position", { error: parsed.error })));
   // "-" to move is a finished game (the Position after one): nobody can
   // move, so either side does for the engine; one that is not over is
   // refused.
@@ -192,18 +183,18 @@ export function loadSetup(text) {
   const args = parts.join(" ");
   obsolete();
   return job(async () => {
-    S.synced = null;
+    ctrl.setSynced(null);
     await ask(`newgame ${S.variant}`);
     const a = await S.engine.command(`setboard ${args}`);
     const over = a.ok && finished ? / status over /.test(await ask("position")) : true;
     if (!a.ok || !over) {
-      message(t("board.err.position", { error: a.ok ? t("board.err.notOver") : a.text }));
-      S.synced = null;
+      ctrl.message(t("board.err.position", { error: a.ok ? t("board.err.notOver") : a.text }));
+      ctrl.setSynced(null);
       await syncTo(S.node);
       return;
     }
-    message(t("board.msg.positionSet"));
-    freshGame(S.variant, args);
+    ctrl.message(t("board.msg.positionSet"));
+    ctrl.freshGame(S.variant, args);
     refresh();
   });
 }
@@ -213,8 +204,8 @@ export async function copy(text, what) {
   const name = t(`board.what.${what}`);
   try {
     await navigator.clipboard.writeText(text);
-    message(t("board.msg.copied", { what: name }));
+    ctrl.message(t("board.msg.copied", { what: name }));
   } catch (e) {
-    message(`${name}: ${text}`);
+    ctrl.message(`${name}: ${text}`);
   }
 }

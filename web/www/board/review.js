@@ -5,13 +5,13 @@
 import { S, sideIsHuman, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
 import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
-import { render, renderReview, message, fmt } from "./view.js";
-import { jump, isMistake } from "./ops.js";
-import { formatLoss } from "../shared/look.js";
+import * as ctrl from "./ctrl.js";
+import { isMistake } from "./ops.js";
+import { formatValue as fmt, formatLoss } from "../shared/look.js";
 import { t } from "../shared/i18n.js";
 
 function goTo(node) {
-  if (jump(node)) refresh();
+  if (ctrl.jump(node)) refresh();
 }
 
 // The review's depth in the browser: each move searched to depth 10 and
@@ -51,7 +51,7 @@ export function restoreReview() {
   if (!reviews) return;
   S.node.lineNodes().forEach((n, i) => {
     const r = reviews[i];
-    if (r && r.move === n.move) n.review = r;
+    if (r && r.move === n.move) ctrl.setReview(n, r);
   });
 }
 
@@ -61,8 +61,7 @@ export function restoreReview() {
 export function reviewGame() {
   obsolete();
   const nodes = S.node.lineNodes().slice(1).filter((n) => n.move !== "pass" && (!n.review || n.review.fromFile));
-  S.reviewing = { done: 0, total: nodes.length };
-  render();
+  ctrl.setReviewing({ done: 0, total: nodes.length });
   return job(async (epoch) => {
     try {
       for (const n of nodes) {
@@ -70,14 +69,12 @@ export function reviewGame() {
         check(epoch);
         const r = parseReview(await search(`review ${n.move} ${REVIEW.depth} ${REVIEW.exact}`));
         check(epoch);
-        if (r) n.review = { ...r, side: st.side };
-        S.reviewing.done += 1;
-        render();
+        if (r) ctrl.setReview(n, { ...r, side: st.side });
+        ctrl.reviewedOne();
       }
       saveReview();
     } finally {
-      S.reviewing = null;
-      render();
+      ctrl.setReviewing(null);
     }
     refresh();
   });
@@ -94,10 +91,9 @@ export function nextMistake() {
 // human side(s); a move tried there is reviewed and judged, not played.
 export function startPractice() {
   const list = S.node.lineNodes().filter((n) => isMistake(n) && sideIsHuman(n.review.side));
-  if (!list.length) return message(t("board.msg.noPractice"));
-  S.practice = { list, i: 0, last: null, misses: 0 };
+  if (!list.length) return ctrl.message(t("board.msg.noPractice"));
+  ctrl.setPractice({ list, i: 0, last: null, misses: 0 });
   goTo(list[0].parent);
-  renderReview();
 }
 
 // Where `sq` is, as a practice hint: a corner, an edge (the eight squares
@@ -117,8 +113,7 @@ export function practiceTry(sq) {
   const mistake = p.list[p.i];
   const node = mistake.parent;
   obsolete();
-  p.last = { good: null, text: t("board.prac.checking", { sq }) };
-  renderReview();
+  ctrl.practiceStep({ last: { good: null, text: t("board.prac.checking", { sq }) } });
   job(async (epoch) => {
     await syncTo(node);
     check(epoch);
@@ -128,20 +123,21 @@ export function practiceTry(sq) {
     const good = r.bestValue - r.value <= PRACTICE_TOLERANCE;
     // A miss first gets a hint (where the best move is), the next one the
     // best move itself.
-    if (!good) p.misses += 1;
+    const misses = good ? p.misses : p.misses + 1;
     const loss = formatLoss(r.bestValue, r.value);
-    p.last = {
+    const last = {
       good,
       text: good ? t("board.prac.good", { sq, best: `${r.best} ${fmt(r.bestValue)}` })
-        : p.misses === 1 ? t("board.prac.region", { sq, n: loss, region: region(r.best) })
+        : misses === 1 ? t("board.prac.region", { sq, n: loss, region: region(r.best) })
         : t("board.prac.worse", { sq, n: loss, best: r.best }),
     };
-    if (!good) return renderReview();
-    p.i += 1;
-    p.misses = 0;
-    if (p.i < p.list.length) return goTo(p.list[p.i].parent);
-    S.practice = null;
-    message(`${p.last.text} ${t("board.prac.done")}`);
-    render();
+    if (!good) return ctrl.practiceStep({ last, misses });
+    const i = p.i + 1;
+    if (i < p.list.length) {
+      ctrl.practiceStep({ last, i, misses: 0 });
+      return goTo(p.list[i].parent);
+    }
+    ctrl.setPractice(null);
+    ctrl.message(`${last.text} ${t("board.prac.done")}`);
   });
 }

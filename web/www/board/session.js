@@ -4,9 +4,9 @@
 
 import { S, sideIsHuman } from "./state.js";
 import { parsePosition, parseInfo, parseHints } from "../shared/game.js";
-import { render, renderThinking, renderGraph, note } from "./view.js";
+import * as ctrl from "./ctrl.js";
 import { levelSeconds } from "./ops.js";
-import { syncClock, clockLines } from "./clock.js";
+import { clockLines } from "./clock.js";
 import { followAddress } from "./address.js";
 import { t, player } from "../shared/i18n.js";
 
@@ -14,7 +14,7 @@ let chain = Promise.resolve();
 export function job(fn) {
   const epoch = S.epoch;
   chain = chain.then(() => (epoch === S.epoch ? fn(epoch) : undefined)).catch((e) => {
-    if (e && e.message !== "restarted" && e.message !== "obsolete") note(`engine: ${e.message}`);
+    if (e && e.message !== "restarted" && e.message !== "obsolete") ctrl.note(`engine: ${e.message}`);
   });
   return chain;
 }
@@ -22,10 +22,10 @@ export function job(fn) {
 // What the page wants has changed: a search running for the old wish is
 // ended with its Worker.
 export function obsolete() {
-  S.epoch += 1;
+  ctrl.bumpEpoch();
   if (S.searching) {
     S.engine.restart();
-    S.searching = false;
+    ctrl.setSearching(false);
   }
 }
 
@@ -64,10 +64,10 @@ export async function syncTo(node) {
     lines.push(...rootLines(S.root));
     for (const m of path) lines.push(playLine(m));
   }
-  S.synced = null;
+  ctrl.setSynced(null);
   for (const line of lines) await ask(line);
-  S.synced = { root: S.root, path };
-  if (!node.state) node.state = parsePosition(await ask("position"));
+  ctrl.setSynced({ root: S.root, path });
+  if (!node.state) ctrl.setNodeState(node, parsePosition(await ask("position")));
   return node.state;
 }
 
@@ -94,11 +94,11 @@ function moveSeconds() {
 }
 
 export async function search(line) {
-  S.searching = true;
+  ctrl.setSearching(true);
   try {
     return await ask(line);
   } finally {
-    S.searching = false;
+    ctrl.setSearching(false);
   }
 }
 
@@ -107,23 +107,21 @@ export async function search(line) {
 // graph's missing values.
 export function refresh() {
   obsolete();
-  syncClock();
+  ctrl.syncClock();
   followAddress();
-  render();
+  ctrl.redraw();
   job(async (epoch) => {
     const node = S.node;
     const st = await syncTo(node);
     check(epoch);
-    render();
     if (st.over) return fillGraph(epoch);
     if (st.mustPass) {
       // A pass is played when the game reaches it, at the end of a line;
       // a position with a pass after it, reached by going back or
       // forward, is shown as it is (▶ shows the pass).
       if (!node.line) {
-        note(t("board.passes", player(st.side, S.variant)));
-        S.node = node.child("pass");
-        S.quietAddress = true; // the pass and the move before it are one step back
+        ctrl.note(t("board.passes", player(st.side, S.variant)));
+        ctrl.play("pass", { quiet: true }); // the pass and the move before it are one step back
         return refresh();
       }
       return;
@@ -138,8 +136,7 @@ export function refresh() {
 // progress (the last step's line, the clock) for the view and Move now.
 export async function engineMove(epoch, node, kind = "move") {
   const clocked = S.clock && kind === "move";
-  S.thinking = { node, info: null, since: performance.now(), cap: kind === "quick" || clocked ? null : moveSeconds() };
-  render();
+  ctrl.startThinking(node, kind === "quick" || clocked ? null : moveSeconds());
   // With a clock the engine's time manager shares out its time left;
   // without, a clock told to this Worker before is taken away.
   const side = node.state.side === "black" ? "black" : "second";
@@ -153,13 +150,9 @@ export async function engineMove(epoch, node, kind = "move") {
 
 function finishEngineMove(node, mv) {
   const t = S.thinking;
-  S.thinking = null;
-  if (t && t.info && t.info.pv[0] === mv && t.info.stage !== "wld") {
-    setValue(node, t.info.score, t.info.scoreText, t.info.stage === "exact" ? "exact" : `depth ${t.info.depth}`);
-  }
-  const child = node.child(mv);
-  if (node.value && !child.value) child.value = { ...node.value };
-  S.node = child;
+  const searched = t && t.info && t.info.pv[0] === mv && t.info.stage !== "wld"
+    ? { score: t.info.score, text: t.info.scoreText, kind: t.info.stage === "exact" ? "exact" : `depth ${t.info.depth}` } : null;
+  ctrl.engineMoved(node, mv, searched);
   refresh();
 }
 
@@ -196,10 +189,7 @@ export function startEngineMove(kind = "move", node = S.node) {
 export function onInfo(text) {
   const info = parseInfo(text);
   const t = S.thinking;
-  if (info && t && info.stage !== "wld") {
-    t.info = info;
-    renderThinking();
-  }
+  if (info && t && info.stage !== "wld") ctrl.thinkingInfo(info);
 }
 
 // With hints on, a value on every legal square (the book's where it has
@@ -228,9 +218,8 @@ async function bookOrHints(epoch, node) {
     if (bookMoves) {
       hints = [...bookMoves, ...hints.filter((h) => !bookMoves.some((b) => b.move === h.move))].sort((a, b) => b.score - a.score);
     }
-    S.hintsAt = { node, depth, values: hints, book };
-    if (hints.length) setValue(node, hints[0].score, hints[0].text, hints[0].kind === "book" ? "book" : hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
-    render();
+    ctrl.setHintsAt({ node, depth, values: hints, book });
+    if (hints.length) ctrl.setValue(node, hints[0].score, hints[0].text, hints[0].kind === "book" ? "book" : hints[0].kind === "exact" ? "exact" : `depth ${depth}`);
     if (book || hints.every((h) => h.kind !== "search")) return;
   }
 }
@@ -245,21 +234,14 @@ async function fillGraph(epoch) {
     check(epoch);
     if (st.over) {
       const diff = st.discs.black - st.discs.second;
-      n.value = { black: diff, text: String(diff), kind: "final" };
+      ctrl.setBlackValue(n, { black: diff, text: String(diff), kind: "final" });
       continue;
     }
     for (const line of searchOptions("hint", depth, 12)) await ask(line);
     const hints = parseHints(await search("hint 1"));
     check(epoch);
     // The first line's score is the side to move's, "pass -6" included.
-    if (hints.length) setValue(n, hints[0].score, hints[0].text, hints[0].kind === "search" ? `depth ${depth}` : hints[0].kind);
-    renderGraph();
+    if (hints.length) ctrl.setValue(n, hints[0].score, hints[0].text, hints[0].kind === "search" ? `depth ${depth}` : hints[0].kind);
   }
   await syncTo(S.node);
-}
-
-export function setValue(node, score, text, kind) {
-  const side = node.state ? node.state.side : null;
-  const black = side === "black" ? score : -score;
-  node.value = { black, text, kind };
 }

@@ -2,11 +2,11 @@
 // the controls (who plays, the engine's level or time a move, hints).
 
 import { S } from "./state.js";
-import { note } from "./view.js";
+import * as ctrl from "./ctrl.js";
 import { refresh } from "./session.js";
 import { followAddress } from "./address.js";
 import { levelSeconds } from "./ops.js";
-import { parseControl, setControl } from "./clock.js";
+import { parseControl } from "./clock.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -38,7 +38,7 @@ export function labelLevels() {
   }
 }
 
-// Sets S from the address; a parameter unknown or out of range is noted
+// Sets the settings from the address; a parameter unknown or out of range is noted
 // under the board (noteParams, once the language has come) and the
 // default kept. Returns the `moves` parameter.
 const notes = []; // [key, params]
@@ -47,38 +47,38 @@ export function readParams() {
   for (const key of q.keys()) if (!PARAMS.includes(key)) notes.push(["board.note.unknown", { key }]);
   const v = q.get("variant");
   if (v !== null) {
-    if (v === "modern" || v === "classic") S.variant = v;
+    if (v === "modern" || v === "classic") ctrl.setSettings({ variant: v });
     else notes.push(["board.note.variant", { v }]);
   }
   const level = q.get("level");
   if (level !== null) {
-    if (/^\d+$/.test(level) && +level >= 1 && +level <= 60) S.level = +level;
+    if (/^\d+$/.test(level) && +level >= 1 && +level <= 60) ctrl.setSettings({ level: +level });
     else notes.push(["board.note.level", { v: level, level: S.level }]);
   }
   const time = q.get("time");
   if (time !== null) {
-    if (/^\d+(\.\d+)?$/.test(time) && +time > 0 && +time <= 3600) { S.time = +time; }
+    if (/^\d+(\.\d+)?$/.test(time) && +time > 0 && +time <= 3600) ctrl.setSettings({ time: +time });
     else notes.push(["board.note.time", { v: time }]);
   }
   const human = q.get("human");
   if (human !== null) {
     const map = { black: [true, false], white: [false, true], red: [false, true], both: [true, true], none: [false, false] };
-    if (map[human]) [S.human.black, S.human.second] = map[human];
+    if (map[human]) ctrl.setSettings({ human: { black: map[human][0], second: map[human][1] } });
     else notes.push(["board.note.human", { v: human }]);
   }
   const hints = q.get("hints");
   if (hints !== null) {
-    if (hints === "1" || hints === "0") S.hints = hints === "1";
+    if (hints === "1" || hints === "0") ctrl.setSettings({ hints: hints === "1" });
     else notes.push(["board.note.hints", { v: hints }]);
   }
   const hd = q.get("hintdepth");
   if (hd !== null) {
-    if (/^\d+$/.test(hd) && +hd >= 1 && +hd <= 60) S.hintDepth = +hd;
+    if (/^\d+$/.test(hd) && +hd >= 1 && +hd <= 60) ctrl.setSettings({ hintDepth: +hd });
     else notes.push(["board.note.hintdepth", { v: hd }]);
   }
   const clock = q.get("clock");
   if (clock !== null) {
-    if (parseControl(clock)) setControl(parseControl(clock));
+    if (parseControl(clock)) ctrl.setControl(parseControl(clock));
     else notes.push(["board.note.clock", { v: clock }]);
   }
   return q.get("moves");
@@ -86,18 +86,17 @@ export function readParams() {
 
 // The address's notes, in the chosen language.
 export function noteParams() {
-  for (const [key, params] of notes.splice(0)) note(t("board.note", { text: t(key, params) }));
+  for (const [key, params] of notes.splice(0)) ctrl.note(t("board.note", { text: t(key, params) }));
 }
 
-// The controls of the settings, set from S and wired to it.
+// The controls of the settings, set from the state and wired to the controller.
 export function bindSettings() {
   const humanSel = $("#human");
   humanSel.value = S.human.black && S.human.second ? "both" : S.human.black ? "black" : S.human.second ? "white" : "none";
   humanSel.addEventListener("change", () => {
     const v = humanSel.value;
-    S.human.black = v === "black" || v === "both";
-    S.human.second = v === "white" || v === "both";
-    S.thinking = null;
+    ctrl.setSettings({ human: { black: v === "black" || v === "both", second: v === "white" || v === "both" } });
+    ctrl.stopThinking();
     refresh();
   });
   const levelSel = $("#level");
@@ -107,12 +106,12 @@ export function bindSettings() {
   $("#time").value = S.time !== null ? S.time : 1;
   $("#time").hidden = S.time === null;
   levelSel.addEventListener("change", () => {
-    if (levelSel.value === "time") { S.time = +$("#time").value || 1; $("#time").hidden = false; }
-    else { S.level = +levelSel.value; S.time = null; $("#time").hidden = true; }
+    if (levelSel.value === "time") { ctrl.setSettings({ time: +$("#time").value || 1 }); $("#time").hidden = false; }
+    else { ctrl.setSettings({ level: +levelSel.value, time: null }); $("#time").hidden = true; }
     followAddress();
   });
-  $("#time").addEventListener("change", () => { const t = +$("#time").value; if (t > 0) S.time = t; followAddress(); });
+  $("#time").addEventListener("change", () => { const t = +$("#time").value; if (t > 0) ctrl.setSettings({ time: t }); followAddress(); });
   const hints = $("#hints");
   hints.checked = S.hints;
-  hints.addEventListener("change", () => { S.hints = hints.checked; refresh(); });
+  hints.addEventListener("change", () => { ctrl.setSettings({ hints: hints.checked }); refresh(); });
 }

@@ -1,8 +1,10 @@
-// The page's state, shared by its modules: the settings, the game tree and
-// the position shown, and what the engine session is doing. Each module
-// reads it; the comments say which one writes each field.
+// The page's state: the settings, the game tree and the position shown,
+// and what the engine session is doing. Every module reads it through `S`;
+// only the controller (ctrl.js) writes it: `S` refuses a write of its own
+// fields, and the writable object is handed out once, to ctrl.js
+// (claimState). tests/layers.rs checks that no other module assigns to it.
 
-export const S = {
+const state = {
   variant: "modern",
   human: { black: true, second: false },
   level: 6, // `level` option, or null when `time` (seconds a move) is used
@@ -15,19 +17,38 @@ export const S = {
   synced: null, // {root, path} the Worker's game is at, null when unknown
   epoch: 0, // bumped whenever what the page wants from the engine changes
   searching: false, // a genmove or hint is running in the Worker
-  thinking: null, // {node, info, moveNow} while the engine chooses a move
-  hintsAt: null, // {node, depth, values} of the last hint answer
-  notes: [],
+  thinking: null, // {node, info, since, cap} while the engine chooses a move
+  hintsAt: null, // {node, depth, values, book} of the last hint answer
+  notes: [], // the lines under the board (passes, the address's notes)
+  message: { text: "", refused: null }, // the message line; `refused` the square refused
   editing: null, // {board, side} in setup mode
   reviewing: null, // {done, total} while the Review button's job runs
-  practice: null, // {list: [nodes], i} while practising mistakes
+  practice: null, // {list: [nodes], i, last, misses} while practising mistakes
   showLoss: false, // the graph draws each side's cumulative loss
   fileReview: null, // {summary} of a review read from a GGF file's comment
   players: { black: "black", white: "white" }, // a GGF file's names, for the GGF out
-  ended: null, // {by: "resign"|"time", loser: "black"|"second"}: the game ended before its end, ending.js
+  ended: null, // {by: "resign"|"time", loser: "black"|"second"}: the game ended before its end
   clock: null, // {main, inc (seconds), left: {black, second} (ms), turn}: the time control, clock.js
   quietAddress: false, // the next address replaces the entry (a forced pass), address.js
+  saved: [], // the saved games kept in this browser, games.js
 };
+
+export const S = new Proxy(state, {
+  set(_, key) {
+    throw new Error(`state.${String(key)} is written by the controller (ctrl.js) only`);
+  },
+  deleteProperty(_, key) {
+    throw new Error(`state.${String(key)} is written by the controller (ctrl.js) only`);
+  },
+});
+
+let claimed = false;
+// The writable state, once: ctrl.js takes it at load.
+export function claimState() {
+  if (claimed) throw new Error("the state has its controller already");
+  claimed = true;
+  return state;
+}
 
 export function sideIsHuman(side) {
   return side === "black" ? S.human.black : S.human.second;
