@@ -334,6 +334,20 @@ def no_book_values_without_hints(browser, base):
     page.uncheck("#hints")
     page.wait_for_timeout(500)
     t.check(view(page)["values"] == {}, "hints off again: the values go")
+    # Nor does the graph show the engine's view (its curve, its points'
+    # tooltips "ply 3: -10 (book)"), the values it had with hints on or
+    # any it could find after two moves.
+    page.click('[data-square="f5"]')
+    page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5'")
+    page.click('[data-square="d6"]')
+    page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6'")
+    page.wait_for_timeout(1500)
+    graph = page.evaluate("""() => ({points: document.querySelector('#graph').dataset.points,
+        shapes: document.querySelectorAll('#graph circle, #graph title, #graph path.eval').length})""")
+    t.check(graph == {"points": "0", "shapes": 0}, "hints off: the graph has no value, point or curve", str(graph))
+    page.check("#hints")
+    page.wait_for_function("() => +document.querySelector('#graph').dataset.points >= 3", timeout=30000)
+    t.check(page.locator("#graph path.eval").count() == 1, "hints on: the graph draws the engine's curve again")
     ctx.close()
 
 

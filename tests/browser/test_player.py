@@ -220,6 +220,7 @@ def review_figures(browser, base):
     t.check(shown > 10 and not bad, "every loss shown is the best value less the value, as shown",
             f"{shown} shown; " + "; ".join(bad[:4]))
     page.check("#show-loss")
+    page.wait_for_function("() => document.querySelectorAll('#graph-legend .key').length === 3", timeout=2000)
     legend = page.evaluate("() => [...document.querySelectorAll('#graph-legend .key')].map((k) => [k.dataset.line, k.textContent])")
     lines = [k for k, _ in legend]
     t.check(lines == ["eval", "loss-black", "loss-second"] and all(text.strip() for _, text in legend),
@@ -229,6 +230,8 @@ def review_figures(browser, base):
     t.check(scale and all(re.search(r"[+-]\d+$", l) for l in scale[:2]),
             "the graph's scale is labelled in whole discs", str(labels))
     page.uncheck("#show-loss")
+    # The page draws at the next animation frame (ctrl.js's redraw).
+    page.wait_for_function("() => document.querySelectorAll('#graph-legend .key').length === 1", timeout=2000)
     legend = page.evaluate("() => [...document.querySelectorAll('#graph-legend .key')].map((k) => k.dataset.line)")
     t.check(legend == ["eval"], "without Loss graph the legend names the evaluation alone", str(legend))
     t.check(not page.errors, "no page errors", "; ".join(page.errors))

@@ -134,3 +134,27 @@ export function endedGgf() {
   const e = S.ended;
   return `${e.loser === "black" ? "-" : "+"}64.000:${e.by === "resign" ? "r" : "t"}`;
 }
+
+// The one value of the position after `node` (black's view) that the page
+// shows, {black, text, kind}, or null: the review's where the move was
+// reviewed (it searched deeper than the hints and the graph's fill), else a
+// value read from a file, else, with hints on, the engine's own (its move,
+// the hints, the graph's fill). With hints off nothing of the engine's
+// view shows: only what the player asked for (a review, a file's values)
+// and a finished game's count.
+export function shownValue(node) {
+  const r = node.review;
+  if (r && !r.fromFile) {
+    const black = r.side === "black" ? r.value : -r.value;
+    return { black, text: String(r.value), kind: reviewKind(r) };
+  }
+  const v = node.value;
+  if (!v) return null;
+  if (v.kind === "file" || v.kind === "final" || S.hints) return v;
+  return null;
+}
+
+// What a review's values are: "exact", or the depth it searched.
+export function reviewKind(r) {
+  return r.exact ? "exact" : r.depth ? `depth ${r.depth}` : "review";
+}

@@ -69,7 +69,7 @@ export function reviewGame() {
         check(epoch);
         const r = parseReview(await search(`review ${n.move} ${REVIEW.depth} ${REVIEW.exact}`));
         check(epoch);
-        if (r) ctrl.setReview(n, { ...r, side: st.side });
+        if (r) ctrl.setReview(n, { ...r, side: st.side, depth: REVIEW.depth });
         ctrl.reviewedOne();
       }
       saveReview();

@@ -225,11 +225,13 @@ async function bookOrHints(epoch, node) {
 }
 
 // The graph's missing values on the line shown, by a short search each,
-// while nothing else is asked.
+// while nothing else is asked; none with hints off (the graph would show
+// the engine's view), nor where a review has judged the move.
 async function fillGraph(epoch) {
+  if (!S.hints) return;
   const depth = Math.min(S.level || 8, 8);
   for (const n of S.node.lineNodes()) {
-    if (n.value || (n.state && n.state.over)) continue;
+    if (n.value || n.review || (n.state && n.state.over)) continue;
     const st = await syncTo(n);
     check(epoch);
     if (st.over) {

@@ -1,8 +1,10 @@
 // The graph: the evaluation over the line shown, black's view, clamped to
-// ±32 discs; with "Loss graph" each side's discs lost so far; its legend.
+// ±32 discs (each ply's one value, ops.js's shownValue: none of the
+// engine's own with hints off); with "Loss graph" each side's discs lost so far; its legend.
 // Drawn by snabbdom (shared/vdom.js). Reads the state only.
 
 import { S } from "../state.js";
+import { shownValue } from "../ops.js";
 import { formatValue, formatLoss } from "../../shared/look.js";
 import { t, colourWords } from "../../shared/i18n.js";
 import { h, patchInto } from "../../shared/vdom.js";
@@ -19,19 +21,20 @@ function xOf(i, count) {
 export function drawGraph() {
   const svg = $("#graph");
   const nodes = S.node.lineNodes();
+  const values = nodes.map(shownValue);
   const x = (i) => xOf(i, nodes.length);
   // A whole number of discs, so that the scale's label is in the unit the
   // values are shown in ("+10", not "+9.6").
-  const maxV = Math.ceil(Math.max(8, ...nodes.map((m) => (m.value ? Math.min(32, Math.abs(m.value.black)) : 0))));
+  const maxV = Math.ceil(Math.max(8, ...values.map((v) => (v ? Math.min(32, Math.abs(v.black)) : 0))));
   const y = (v) => H / 2 - (Math.max(-maxV, Math.min(maxV, v)) / maxV) * (H / 2 - PAD);
   let path = "";
   const dots = [];
-  nodes.forEach((m, i) => {
-    if (!m.value) return;
-    const cx = x(i).toFixed(1), cy = y(m.value.black).toFixed(1);
+  values.forEach((v, i) => {
+    if (!v) return;
+    const cx = x(i).toFixed(1), cy = y(v.black).toFixed(1);
     path += `${path ? "L" : "M"}${cx},${cy}`;
-    dots.push(h("circle", { key: `d${i}`, attrs: { cx, cy, r: "2.5", "data-ply": i } },
-      [h("title", t("board.graph.point", { ply: i, value: formatValue(m.value.black), kind: m.value.kind }))]));
+    dots.push(h("circle", { key: `d${i}`, attrs: { cx, cy, r: "2.5", "data-ply": i, "data-kind": v.kind } },
+      [h("title", t("board.graph.point", { ply: i, value: formatValue(v.black), kind: v.kind }))]));
   });
   const cur = nodes.indexOf(S.node);
   const words = colourWords(S.variant);
@@ -45,7 +48,7 @@ export function drawGraph() {
     ...dots,
     ...lossPaths(nodes, x),
   ];
-  patchInto(svg, children, { attrs: { viewBox: `0 0 ${W} ${H}` }, dataset: { points: String(nodes.filter((m) => m.value).length) } });
+  patchInto(svg, children, { attrs: { viewBox: `0 0 ${W} ${H}` }, dataset: { points: String(values.filter((v) => v).length) } });
   drawLegend(words);
 }
 
