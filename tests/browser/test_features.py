@@ -81,10 +81,24 @@ def resign(browser, base):
         page.click("#download-ggf")
     ggf = open(d.value.path()).read()
     t.check("RE[-64.000:r]" in ggf, "the GGF record's RE says white won by resignation", ggf[:200])
+    # The result is kept in the address, so a reload (or the link) shows
+    # the game resigned, not waiting for black's move.
+    t.check("result=resign-black" in page.url, "the address keeps the resignation", page.url)
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#status').dataset.state === 'game-over'", timeout=60000)
+    t.check("White wins (black resigned)" in status(page)[1] and legal(page) == [] and page.is_disabled("#resign"),
+            "after a reload the game is still resigned", str(status(page)))
     # A new game starts afresh.
     page.click("#new-modern")
     page.wait_for_selector(READY, timeout=60000)
-    t.check(status(page)[0] == "human-to-move" and "d3" in legal(page), "a new game after resigning can be played")
+    t.check(status(page)[0] == "human-to-move" and "d3" in legal(page) and "result=" not in page.url,
+            "a new game after resigning can be played", page.url)
+    # The saved game keeps its result too.
+    if not page.is_visible("#saved-list li .open"):
+        page.click("#saved summary")
+    page.click("#saved-list li .open")
+    page.wait_for_function("() => document.querySelector('#status').dataset.state === 'game-over'", timeout=60000)
+    t.check("White wins (black resigned)" in status(page)[1], "the saved game reopens resigned", str(status(page)))
     page.close()
 
 

@@ -92,7 +92,7 @@ export async function openAddressGame(restored) {
   if (!g.moves && !g.setup) return;
   const parsed = parseTranscript(g.moves || "");
   if (parsed.error) return ctrl.message(t("board.err.transcript", { error: parsed.error }));
-  const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply });
+  const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply, ended: g.ended });
   if (ok) ctrl.message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
 }
 

@@ -1,7 +1,9 @@
 // The address follows the game: `variant`, `setup` (a set-up start),
 // `moves` (the line shown, passes left out) and `ply` (the ply shown,
 // passes counted as the move list numbers them; left out at the line's
-// end), beside the settings that differ from the defaults. Each move and
+// end) and `result` (a game ended by a resignation or a flag:
+// "resign-black", "time-white"), beside the settings that differ from the
+// defaults. Each move and
 // each jump is a history entry (pushState), so that Back and Forward go
 // through the game, and a reload or a copied link opens the same position.
 // The address is also this browser's copy of the current game
@@ -32,6 +34,7 @@ export function addressOf() {
   if (moves) q.set("moves", moves); else q.delete("moves");
   const ply = line.indexOf(S.node);
   if (ply < line.length - 1) q.set("ply", ply); else q.delete("ply");
+  if (S.ended) q.set("result", endedParam(S.ended)); else q.delete("result");
   const settings = {
     human: [humanParam(), DEFAULTS.human],
     level: [S.time === null ? String(S.level) : null, String(DEFAULTS.level)],
@@ -81,7 +84,7 @@ export function restoreCurrent() {
   return true;
 }
 
-// The game named by the address: {variant, setup, moves, ply}.
+// The game named by the address: {variant, setup, moves, ply, ended}.
 export function gameOfAddress() {
   const q = new URLSearchParams(location.search);
   const v = q.get("variant");
@@ -91,5 +94,17 @@ export function gameOfAddress() {
     setup: q.get("setup"),
     moves: q.get("moves"),
     ply: ply !== null && /^\d+$/.test(ply) ? +ply : null,
+    ended: readEnded(q.get("result")),
   };
+}
+
+// S.ended as the address writes it ("resign-black", "time-white"; the
+// second side is "white" in both rule sets, as `human=` has it) and back;
+// null for anything else.
+export function endedParam(e) {
+  return `${e.by}-${e.loser === "black" ? "black" : "white"}`;
+}
+export function readEnded(text) {
+  const m = /^(resign|time)-(black|white)$/.exec(text || "");
+  return m ? { by: m[1], loser: m[2] === "black" ? "black" : "second" } : null;
 }

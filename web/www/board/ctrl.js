@@ -131,8 +131,10 @@ export function freshGame(variant, setup = null) {
   redraw();
 }
 
-// A game replayed in the engine (records.js): its tree, the ply shown.
-export function loaded({ variant, root, node }) {
+// A game replayed in the engine (records.js): its tree, the ply shown,
+// and how it ended when it ended early (a resignation, a flag).
+export function loaded({ variant, root, node, ended = null }) {
+  state.ended = ended;
   state.synced = null;
   state.variant = variant;
   state.root = root;

@@ -6,13 +6,13 @@
 import { S, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
 import { replay, loadText, copy } from "./records.js";
-import { followAddress } from "./address.js";
+import { followAddress, endedParam, readEnded } from "./address.js";
 import * as ctrl from "./ctrl.js";
 import { outcome, endedResult } from "./ops.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
-const KEY = "mollett-games"; // [{id, name, variant, setup, moves, ply, result, saved, players}]
+const KEY = "mollett-games"; // [{id, name, variant, setup, moves, ply, result, ended, saved, players}]
 
 function savedGames() {
   const list = storage.load(KEY, []);
@@ -41,6 +41,7 @@ export function saveGame() {
     moves,
     ply: line.indexOf(S.node),
     result: resultOf(line),
+    ended: S.ended, // {by, loser} of a resignation or a flag
     saved: new Date().toISOString(),
     players: { ...S.players },
   };
@@ -59,7 +60,7 @@ export function openSaved(id) {
   const g = savedGames().find((e) => e.id === id);
   if (!g) return Promise.resolve(false);
   const moves = g.moves.match(/[a-h][1-8]/g) || [];
-  return replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply }).then((ok) => {
+  return replay(moves, { variant: g.variant, setup: g.setup, ply: g.ply, ended: readEnded(g.ended && endedParam(g.ended)) }).then((ok) => {
     if (!ok) return false;
     ctrl.setPlayers(g.players);
     ctrl.message(t("board.msg.opened", { name: g.name }));

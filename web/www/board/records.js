@@ -31,8 +31,10 @@ export function loadTranscript(text) {
 // shows the position after `ply` plies (passes counted, as the move list
 // numbers them; the end of the line when null). A move that is illegal,
 // or a position the engine refuses, is named and the game stays as it
-// was. Resolves true when the game was replaced.
-export function replay(moves, { variant = S.variant, setup = null, ply = null } = {}) {
+// was. `ended` ({by, loser}) is how the game ended early, kept where the
+// line does not end the game itself. Resolves true when the game was
+// replaced.
+export function replay(moves, { variant = S.variant, setup = null, ply = null, ended = null } = {}) {
   obsolete();
   let ok = false;
   return job(async () => {
@@ -61,7 +63,9 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null } 
     }
     const line = root.lineNodes();
     // Loaded while editing, the board shows what was loaded.
-    ctrl.loaded({ variant, root, node: ply !== null && ply >= 0 && ply < line.length ? line[ply] : node });
+    // A game that its moves end has no other ending.
+    const over = ended ? (await ask("legal")) === "" : false;
+    ctrl.loaded({ variant, root, node: ply !== null && ply >= 0 && ply < line.length ? line[ply] : node, ended: over ? null : ended });
     restoreReview();
     ok = true;
     refresh();

@@ -10,7 +10,7 @@ import { parseControl } from "./clock.js";
 import { t } from "../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
-const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang", "clock"];
+const PARAMS = ["variant", "level", "human", "hints", "moves", "time", "hintdepth", "setup", "ply", "lang", "clock", "result"];
 // The mean seconds a move at each level, measured in headless Chromium by
 // scripts/web/level_times.py (six positions of a WTHOR 2018 game, 40 to 10
 // empties, the caps of ops.js, a machine of two cores shared with other work);
