@@ -110,8 +110,11 @@ def clock_flag(browser, base):
     page.wait_for_selector(READY, timeout=60000)
     t.check(page.is_visible("#clocks") and page.input_value("#clock-control") == "custom",
             "clock=3+0 shows both clocks and the custom control")
-    running = page.evaluate("() => document.querySelector('#clocks .running').dataset.side")
-    t.check(running == "black", "black's clock runs on black's turn", running)
+    # The clocks start at the first move, not at the page's load.
+    page.wait_for_timeout(1200)
+    idle = page.evaluate("""() => [document.querySelectorAll('#clocks .running').length,
+        +document.querySelector('#clocks [data-side="black"]').dataset.ms]""")
+    t.check(idle == [0, 3000], "before the first move no clock runs (black's still 3 s after 1.2 s)", str(idle))
     click_square(page, "f5")
     page.wait_for_function("() => window.mollett.ply === 2 && document.querySelector('#status').dataset.state === 'human-to-move'",
                            timeout=20000)
@@ -121,6 +124,8 @@ def clock_flag(browser, base):
     told = [line for line in log if line.startswith("time_left")]
     t.check(bool(told) and re.fullmatch(r"time_left white \d+\.\d\d 0", told[-1]) and float(told[-1].split()[2]) <= 3,
             "the engine is told its time left (time_left)", str(told))
+    running = page.evaluate("() => document.querySelector('#clocks .running').dataset.side")
+    t.check(running == "black", "black's clock runs on black's turn", running)
     start = time.time()
     page.wait_for_function("() => document.querySelector('#status').dataset.state === 'game-over'", timeout=10000)
     waited = time.time() - start
@@ -129,6 +134,27 @@ def clock_flag(browser, base):
     t.check(waited < 4, "the flag falls when the 3 s are spent", f"{waited:.1f} s")
     t.check(page.text_content('#clocks [data-side="black"] .time') == "0:00.0" and legal(page) == [],
             "black's clock shows 0:00.0 and no move is offered")
+    page.close()
+
+
+def clock_kept(browser, base):
+    """A reload keeps the clocks where they were (the time away counts),
+    rather than setting both back to the control's time."""
+    page = browser.new_page()
+    page.goto(f"{base}?human=black&level=1&clock=60+0")
+    page.wait_for_selector(READY, timeout=60000)
+    click_square(page, "f5")
+    page.wait_for_function("() => window.mollett.ply === 2 && document.querySelector('#status').dataset.state === 'human-to-move'",
+                           timeout=20000)
+    page.wait_for_timeout(1000)
+    black = lambda: int(page.get_attribute('#clocks [data-side="black"]', "data-ms"))
+    before = black()
+    page.reload()
+    page.wait_for_function("() => window.mollett.ply === 2 && document.querySelector('#status').dataset.state === 'human-to-move'",
+                           timeout=60000)
+    after = black()
+    t.check(after <= before and page.evaluate("() => document.querySelector('#clocks .running').dataset.side") == "black",
+            "after a reload black's clock goes on from where it was, running", f"{before} ms -> {after} ms")
     page.close()
 
 
@@ -258,7 +284,7 @@ def main():
         print(f"FAIL no {SITE}/index.html: run scripts/web/build.sh first")
         sys.exit(1)
     base = serve(SITE)
-    checks = [resign, clock_flag, engine_in_time, evalbar_and_lines, keys_overlay, swipe]
+    checks = [resign, clock_flag, clock_kept, engine_in_time, evalbar_and_lines, keys_overlay, swipe]
     run_checks(t, checks, base)
 
 

@@ -9,7 +9,7 @@ import * as ctrl from "./ctrl.js";
 import { parseTranscript } from "../shared/game.js";
 import { playable, refusedSquare, lastOf, undoTarget, redoTarget, walk } from "./ops.js";
 import { refresh, obsolete } from "./session.js";
-import { gameOfAddress } from "./address.js";
+import { gameOfAddress, restoreKeptClock } from "./address.js";
 import { practiceTry } from "./review.js";
 import { loadSetup, replay } from "./records.js";
 import { t } from "../shared/i18n.js";
@@ -93,6 +93,7 @@ export async function openAddressGame(restored) {
   const parsed = parseTranscript(g.moves || "");
   if (parsed.error) return ctrl.message(t("board.err.transcript", { error: parsed.error }));
   const ok = await replay(parsed.moves, { variant: g.variant, setup: g.setup, ply: g.ply, ended: g.ended });
+  if (ok) restoreKeptClock();
   if (ok) ctrl.message(restored ? t("board.msg.restored") : t("board.msg.loaded", { n: parsed.moves.length }));
 }
 

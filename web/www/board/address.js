@@ -7,15 +7,17 @@
 // each jump is a history entry (pushState), so that Back and Forward go
 // through the game, and a reload or a copied link opens the same position.
 // The address is also this browser's copy of the current game
-// (localStorage), so a game survives closing the tab.
+// (localStorage), so a game survives closing the tab; beside it the
+// clocks, so a reload does not set them back (the time away counts, as
+// on a server).
 
 import { S, transcript } from "./state.js";
-import { takeQuietAddress } from "./ctrl.js";
+import { takeQuietAddress, restoreClock } from "./ctrl.js";
 import * as storage from "../shared/storage.js";
 import { DEFAULTS } from "./ops.js";
 import { controlText } from "./clock.js";
 
-const CURRENT = "mollett-current"; // {search, at}: the last address of the game
+const CURRENT = "mollett-current"; // {search, at, clock}: the last address of the game, its clocks
 const GAME_KEYS = ["variant", "setup", "moves", "ply"];
 
 function humanParam() {
@@ -66,7 +68,38 @@ export function followAddress() {
     if (gameChanged && !quiet) history.pushState(null, "", url);
     else history.replaceState(null, "", url);
   }
-  storage.save(CURRENT, { search: location.search, at: Date.now() });
+  storage.save(CURRENT, { search: location.search, at: Date.now(), clock: keptClock() });
+}
+
+// The game's identity for its kept clocks: the rule set, the start, the line.
+function gameKey() {
+  return `${S.variant}:${S.root.setup || ""}:${transcript(S.node.lineNodes().at(-1))}`;
+}
+
+// The clocks as kept: each side's time left, the side running and since
+// when (the wall clock's milliseconds, which a reload keeps).
+function keptClock() {
+  const c = S.clock;
+  if (!c) return null;
+  const since = c.turn ? Date.now() - (performance.now() - c.turn.since) : null;
+  return { game: gameKey(), main: c.main, inc: c.inc, left: c.left, side: c.turn ? c.turn.side : null, since };
+}
+
+// The clocks kept by the last visit, read at start (before this visit's
+// first address replaces them).
+let keptAtStart = null;
+
+// Once the address's game is loaded: its clocks as the last visit left
+// them, when it was the same game under the same control.
+export function restoreKeptClock() {
+  const k = keptAtStart;
+  keptAtStart = null;
+  const c = S.clock;
+  if (!k || !c || k.game !== gameKey() || k.main !== c.main || k.inc !== c.inc) return;
+  const ok = (ms) => Number.isFinite(ms) && ms >= 0;
+  if (!k.left || !ok(k.left.black) || !ok(k.left.second)) return;
+  const side = k.side === "black" || k.side === "second" ? k.side : null;
+  restoreClock(k.left, side && Number.isFinite(k.since) ? { side, sinceWall: k.since } : null);
 }
 
 // At start: an address that names no game (no variant, setup, moves or
@@ -74,8 +107,9 @@ export function followAddress() {
 // the address gives. Returns true when it did.
 export function restoreCurrent() {
   const q = new URLSearchParams(location.search);
-  if (GAME_KEYS.some((k) => q.has(k)) || q.has("room")) return false;
   const kept = storage.load(CURRENT);
+  keptAtStart = kept && kept.clock ? kept.clock : null;
+  if (GAME_KEYS.some((k) => q.has(k)) || q.has("room")) return false;
   if (!kept || typeof kept.search !== "string") return false;
   const merged = new URLSearchParams(kept.search);
   if (![...merged.keys()].some((k) => GAME_KEYS.includes(k))) return false;

@@ -1,7 +1,8 @@
 // The clock for both sides (a time control, "main+increment" in seconds):
 // pure functions of S.clock, which the controller (ctrl.js) replaces by
-// their answers; no DOM. The side to move at the end of the line shown
-// runs; a move made there charges its time and adds the increment. The engine is told its time left
+// their answers; no DOM. From the game's first move, the side to move at
+// the end of the line shown runs; a move made there charges its time and
+// adds the increment. The engine is told its time left
 // (`time_left`), so its search fits it.
 
 import { S } from "./state.js";
@@ -46,7 +47,10 @@ function sideAt(node) {
 export function clockAfter(c, now = performance.now()) {
   if (!c || !S.root) return c;
   const end = lineEnd(S.node);
-  const live = !S.ended && !S.editing && !(end.state && end.state.over);
+  // The clocks start at the game's first move (lichess starts each side's
+  // at its first move; here black's first move is free and white's clock
+  // starts with it), not at the page's load.
+  const live = end !== S.root && !S.ended && !S.editing && !(end.state && end.state.over);
   if (c.turn && c.turn.node === end && live) return c;
   const left = { ...c.left };
   if (c.turn) {

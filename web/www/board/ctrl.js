@@ -293,6 +293,17 @@ export function syncClock(now = performance.now()) {
   state.clock = clockAfter(state.clock, now);
 }
 
+// The clocks a reload found kept (address.js): each side's time left, and
+// the side that was running since `sinceWall` (Date.now()'s milliseconds;
+// the time away counts), or none.
+export function restoreClock(left, running) {
+  let n = state.node;
+  while (n.line) n = n.line;
+  const turn = running ? { node: n, side: running.side, since: performance.now() - (Date.now() - running.sinceWall) } : null;
+  state.clock = { ...state.clock, left: { black: left.black, second: left.second }, turn };
+  redraw();
+}
+
 export function end(by, loser) {
   syncClock();
   state.ended = { by, loser };
