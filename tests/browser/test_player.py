@@ -205,20 +205,56 @@ def review_figures(browser, base):
     ctx, page = review_page(browser, base)
     bad = []
     shown = 0
+    by_class = {}  # the losses shown as "good" and as an "inaccuracy"
     for k in range(1, len(GAME) // 2 + 1):
         page.click(f'.ply[data-ply="{k}"]')
         page.wait_for_selector(f'.ply.current[data-ply="{k}"]', timeout=5000)
         text = page.text_content("#review-status")
-        m = re.search(r"(\S+?)(\?\?|\?!|\?)? ([+-]?\d+(?:\.\d)?): [^,]+, (\d+(?:\.\d)?) discs? lost; best (\S+) ([+-]?\d+(?:\.\d)?)", text)
+        m = re.search(r"(\S+?)(\?\?|\?!|\?)? ([+-]?\d+(?:\.\d)?): ([^,]+), (\d+(?:\.\d)?) discs? lost; best (\S+) ([+-]?\d+(?:\.\d)?)", text)
         if not m:
             continue
         shown += 1
-        value, loss, best = float(m.group(3)), float(m.group(4)), float(m.group(6))
+        by_class.setdefault(m.group(4), set()).add(m.group(5))
+        value, loss, best = float(m.group(3)), float(m.group(5)), float(m.group(7))
         # ... and "1 disc", not "1 discs".
-        if abs(best - value - loss) > 1e-9 or (m.group(4) == "1") != (" disc lost" in m.group(0)):
+        if abs(best - value - loss) > 1e-9 or (m.group(5) == "1") != (" disc lost" in m.group(0)):
             bad.append(m.group(0))
     t.check(shown > 10 and not bad, "every loss shown is the best value less the value, as shown",
             f"{shown} shown; " + "; ".join(bad[:4]))
+    # The classes are drawn at whole discs (2 lost is an inaccuracy): no
+    # loss shown is "good" at one ply and an "inaccuracy" at another, and
+    # each is on its side of the line.
+    good, inacc = by_class.get("good", set()), by_class.get("inaccuracy", set())
+    t.check(not good & inacc and all(float(x) < 2 for x in good) and all(float(x) >= 2 for x in inacc),
+            "a loss shown is good below 2 discs and an inaccuracy from 2, at every ply", str(by_class))
+    # One value per ply: the graph's point of each reviewed move is the
+    # review's value, and says what it is (the review's depth, or exact).
+    wrong = page.evaluate("""() => {
+        const reviews = window.mollett.reviews, wrong = [];
+        reviews.forEach((r, k) => {
+            if (!r) return;
+            const dot = document.querySelector(`#graph circle[data-ply="${k + 1}"]`);
+            const black = r.side === 'black' ? r.value : -r.value;
+            const kind = r.exact ? 'exact' : `depth ${r.depth}`;
+            const m = dot && /: ([+-]?[\\d.]+) \\((.*)\\)$/.exec(dot.textContent);
+            if (!m || m[2] !== kind || Math.abs(+m[1] - black) > 0.5) wrong.push([k + 1, dot && dot.textContent, black, kind]);
+        });
+        return wrong;
+    }""")
+    t.check(not wrong, "each reviewed ply's graph point is the review's value and says its depth or exact", str(wrong[:4]))
+    # ... and with hints on, the squares show the review's values of the
+    # moves there (not the hints' own search), and say so.
+    page.check("#hints")
+    page.click('.ply[data-ply="20"]')
+    page.wait_for_function("""() => window.mollett.ply === 20 && document.querySelectorAll('[data-legal]').length > 0
+        && [...document.querySelectorAll('[data-legal]')].every((e) => e.dataset.value)""", timeout=30000)
+    hv = page.evaluate("""() => ({
+        squares: Object.fromEntries([...document.querySelectorAll('[data-legal]')].map((e) => [e.dataset.square, +e.dataset.value])),
+        review: Object.fromEntries(window.mollett.reviews[20].values),
+        source: document.querySelector('#hint-info').dataset.source})""")
+    t.check(hv["squares"] == hv["review"] and hv["source"] == "review",
+            "hints on at a reviewed ply: each square's value is the review's", str(hv))
+    page.uncheck("#hints")
     page.check("#show-loss")
     page.wait_for_function("() => document.querySelectorAll('#graph-legend .key').length === 3", timeout=2000)
     legend = page.evaluate("() => [...document.querySelectorAll('#graph-legend .key')].map((k) => [k.dataset.line, k.textContent])")

@@ -158,3 +158,33 @@ export function shownValue(node) {
 export function reviewKind(r) {
   return r.exact ? "exact" : r.depth ? `depth ${r.depth}` : "review";
 }
+
+// A review's value as the review line, practice and the loss graph show it:
+// to a tenth of a disc (whole where it is whole), whatever the look, since
+// the review's classes are drawn at whole discs (2 lost is an inaccuracy,
+// 1.6 is good) and a loss rounded to whole discs would hide which side of
+// the line a move fell ("2 discs lost" both good and an inaccuracy).
+export function reviewValue(v) {
+  let text = Number.isInteger(v) ? String(v) : v.toFixed(1);
+  if (/^-0(\.0)?$/.test(text)) text = text.slice(1); // no "-0"
+  return +text > 0 ? `+${text}` : text;
+}
+
+// The loss as the two review values shown give it; never below 0.
+export function reviewLoss(best, value) {
+  const l = Math.max(0, Math.round((+reviewValue(best) - +reviewValue(value)) * 10) / 10);
+  return Number.isInteger(l) ? String(l) : l.toFixed(1);
+}
+
+// The review's values of every legal move at `node` (from the review of
+// the move played there), as hints: [{move, score, text, kind}], with the
+// review's depth and whether it was exact; null where no move from `node`
+// was reviewed.
+export function reviewValuesAt(node) {
+  const c = [node.line, ...node.children].find((n) => n && n.review && !n.review.fromFile && n.review.values && n.review.values.length);
+  if (!c) return null;
+  const r = c.review;
+  const kind = r.exact ? "exact" : "search";
+  const values = r.values.map(([move, score]) => ({ move, score, text: String(score), kind, pv: move === r.best ? r.pv : null }));
+  return { values, depth: r.depth || null, exact: !!r.exact };
+}

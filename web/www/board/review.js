@@ -6,8 +6,7 @@ import { S, sideIsHuman, transcript } from "./state.js";
 import * as storage from "../shared/storage.js";
 import { job, obsolete, check, syncTo, search, refresh } from "./session.js";
 import * as ctrl from "./ctrl.js";
-import { isMistake } from "./ops.js";
-import { formatValue as fmt, formatLoss } from "../shared/look.js";
+import { isMistake, reviewValue as fmt, reviewLoss } from "./ops.js";
 import { t } from "../shared/i18n.js";
 
 function goTo(node) {
@@ -124,7 +123,7 @@ export function practiceTry(sq) {
     // A miss first gets a hint (where the best move is), the next one the
     // best move itself.
     const misses = good ? p.misses : p.misses + 1;
-    const loss = formatLoss(r.bestValue, r.value);
+    const loss = reviewLoss(r.bestValue, r.value);
     const last = {
       good,
       text: good ? t("board.prac.good", { sq, best: `${r.best} ${fmt(r.bestValue)}` })

@@ -4,6 +4,7 @@
 // square flashes. Reads the state only.
 
 import { S, sideIsHuman } from "../state.js";
+import { reviewValuesAt } from "../ops.js";
 import { SQUARES } from "../../shared/game.js";
 import { buildGrid, setFlipped, describe, updateTabStop, cell } from "../../shared/boardgrid.js";
 import { look, formatValue } from "../../shared/look.js";
@@ -30,9 +31,18 @@ function flash(sq) {
 }
 
 // The hints shown at the position shown, or null (with hints off none, not
-// even the book's).
+// even the book's): the review's values where the move played there was
+// reviewed (one value per move: the review searched deeper than the
+// hints' first steps, and its values are the review line's), the hints'
+// for any move it lacks.
 export function hintsShown() {
-  return S.hints && S.hintsAt && S.hintsAt.node === S.node ? S.hintsAt : null;
+  if (!S.hints) return null;
+  const h = S.hintsAt && S.hintsAt.node === S.node ? S.hintsAt : null;
+  const rv = reviewValuesAt(S.node);
+  if (!rv) return h;
+  const theirs = h ? h.values.filter((v) => !rv.values.some((r) => r.move === v.move)) : [];
+  const values = rv.values.map((r) => ({ ...r, pv: r.pv || (h && h.values.find((v) => v.move === r.move)?.pv) || null }));
+  return { node: S.node, depth: rv.depth, values: [...values, ...theirs].sort((a, b) => b.score - a.score), book: false, review: rv };
 }
 
 export function humanMove() {
@@ -79,6 +89,8 @@ export function drawBoard() {
   updateTabStop(toMove ? st.legal : []);
   $("#setup-panel").hidden = !editing;
   if (editing) $("#setup-side").value = editing.side;
+  // What the values are: the book's, or a search's depth (exact or not).
   $("#hint-info").textContent = !hints ? "" : hints.book ? t("board.hint.book")
     : t(hints.values.every((v) => v.kind === "exact") ? "board.hint.exact" : "board.hint.depth", { depth: hints.depth });
+  $("#hint-info").dataset.source = !hints ? "" : hints.review ? "review" : hints.book ? "book" : "hints";
 }

@@ -4,8 +4,8 @@
 // Drawn by snabbdom (shared/vdom.js). Reads the state only.
 
 import { S } from "../state.js";
-import { shownValue } from "../ops.js";
-import { formatValue, formatLoss } from "../../shared/look.js";
+import { shownValue, reviewLoss } from "../ops.js";
+import { formatValue } from "../../shared/look.js";
 import { t, colourWords } from "../../shared/i18n.js";
 import { h, patchInto } from "../../shared/vdom.js";
 
@@ -73,7 +73,7 @@ function lossPaths(nodes, x) {
   const pts = { black: [], second: [] };
   nodes.forEach((n, i) => {
     // Each move's loss as the review line shows it, so the totals agree with it.
-    if (n.review) sums[n.review.side === "black" ? "black" : "second"] += +formatLoss(n.review.bestValue, n.review.value);
+    if (n.review) sums[n.review.side === "black" ? "black" : "second"] += +reviewLoss(n.review.bestValue, n.review.value);
     pts.black.push([i, sums.black]);
     pts.second.push([i, sums.second]);
   });

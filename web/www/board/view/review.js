@@ -4,8 +4,7 @@
 // Reads the state only.
 
 import { S } from "../state.js";
-import { reviewTally, isMistake, MARKS } from "../ops.js";
-import { formatValue as fmt, formatLoss } from "../../shared/look.js";
+import { reviewTally, isMistake, MARKS, reviewValue as fmt, reviewLoss } from "../ops.js";
 import { t, has, player } from "../../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -31,9 +30,9 @@ export function drawReview() {
     if (r && !S.practice) {
       const move = `${S.node.move}${MARKS[r.cls] || ""} ${fmt(r.value)}`;
       const cls = has(`board.cls.${r.cls}`) ? t(`board.cls.${r.cls}`) : r.cls;
-      // The loss as the two values shown give it (formatLoss); none shown
-      // where they are equal.
-      const loss = formatLoss(r.bestValue, r.value);
+      // The loss as the two values shown give it (to a tenth, ops.js's
+      // reviewLoss); none shown where they are equal.
+      const loss = reviewLoss(r.bestValue, r.value);
       parts.push(+loss > 0 ? t("board.rev.lost", { move, cls, n: loss, best: `${r.best} ${fmt(r.bestValue)}` })
         : t("board.rev.move", { move, cls }));
       // Why the best move is best, and what each move was worth (reviews
