@@ -33,7 +33,7 @@ export function drawGraph() {
     if (!v) return;
     const cx = x(i).toFixed(1), cy = y(v.black).toFixed(1);
     path += `${path ? "L" : "M"}${cx},${cy}`;
-    dots.push(h("circle", { key: `d${i}`, attrs: { cx, cy, r: "2.5", "data-ply": i, "data-kind": v.kind } },
+    dots.push(h("circle", { key: `d${i}`, attrs: { cx, cy, r: "2.5", "data-ply": i } },
       [h("title", t("board.graph.point", { ply: i, value: formatValue(v.black), kind: v.kind }))]));
   });
   const cur = nodes.indexOf(S.node);
