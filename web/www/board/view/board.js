@@ -1,6 +1,6 @@
 // The board: discs, legal squares, hint values, the last move, the setup
 // panel. The grid's cells are built once (shared/boardgrid.js, the ARIA
-// grid the room page shares) and drawn here by their attributes; a refused
+// grid the room page shares) and each is drawn here by snabbdom; a refused
 // square flashes. Reads the state only.
 
 import { S, sideIsHuman } from "../state.js";
@@ -9,6 +9,7 @@ import { SQUARES } from "../../shared/game.js";
 import { buildGrid, setFlipped, describe, updateTabStop, cell } from "../../shared/boardgrid.js";
 import { look, formatValue } from "../../shared/look.js";
 import { t } from "../../shared/i18n.js";
+import { h, patchInto } from "../../shared/vdom.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -37,11 +38,11 @@ function flash(sq) {
 // for any move it lacks.
 export function hintsShown() {
   if (!S.hints) return null;
-  const h = S.hintsAt && S.hintsAt.node === S.node ? S.hintsAt : null;
+  const asked = S.hintsAt && S.hintsAt.node === S.node ? S.hintsAt : null;
   const rv = reviewValuesAt(S.node);
-  if (!rv) return h;
-  const theirs = h ? h.values.filter((v) => !rv.values.some((r) => r.move === v.move)) : [];
-  const values = rv.values.map((r) => ({ ...r, pv: r.pv || (h && h.values.find((v) => v.move === r.move)?.pv) || null }));
+  if (!rv) return asked;
+  const theirs = asked ? asked.values.filter((v) => !rv.values.some((r) => r.move === v.move)) : [];
+  const values = rv.values.map((r) => ({ ...r, pv: r.pv || (asked && asked.values.find((v) => v.move === r.move)?.pv) || null }));
   return { node: S.node, depth: rv.depth, values: [...values, ...theirs].sort((a, b) => b.score - a.score), book: false, review: rv };
 }
 
@@ -49,6 +50,11 @@ export function humanMove() {
   const st = S.node.state;
   return !!st && !st.over && !S.ended && !st.mustPass && sideIsHuman(st.side) && !S.thinking && !S.editing;
 }
+
+// The discs last drawn: until the engine has drawn the new position they
+// stay as they were (cleared and drawn again, every disc would spin in,
+// style.css). The view's own memory of its drawing, not the page's state.
+let lastBoard = null;
 
 export function drawBoard() {
   const node = S.node;
@@ -60,31 +66,25 @@ export function drawBoard() {
   document.body.dataset.variant = S.variant;
   setFlipped($("#board"), look.flipped);
   const best = hints && hints.values.length ? hints.values[0].score : null;
+  const board = editing ? editing.board : st ? st.board : lastBoard;
+  if (!editing && st) lastBoard = st.board;
   SQUARES.forEach((sq, i) => {
-    const el = cell(sq);
-    // Until the engine has drawn the new position the discs stay as they
-    // were: cleared and drawn again, every disc would spin in (style.css).
-    const c = editing ? editing.board[i] : st ? st.board[i] : null;
-    if (c === "X") el.dataset.disc = "black";
-    else if (c === "O") el.dataset.disc = second;
-    else if (c === "-") delete el.dataset.disc;
+    const c = board ? board[i] : "-";
+    const disc = c === "X" ? "black" : c === "O" ? second : null;
     const legal = toMove && st.legal.includes(sq);
-    el.toggleAttribute("data-legal", legal);
-    const h = hints && legal ? hints.values.find((v) => v.move === sq) : null;
-    if (h) {
-      el.dataset.value = h.text;
-      el.dataset.kind = h.kind;
-      el.classList.toggle("best", h.score === best);
-      el.querySelector(".value").textContent = formatValue(h.score);
-    } else {
-      delete el.dataset.value;
-      delete el.dataset.kind;
-      el.classList.remove("best");
-      el.querySelector(".value").textContent = "";
-    }
-    const lastMove = node.move && node.move !== "pass" && node.move === sq;
-    el.classList.toggle("last", !!lastMove);
-    describe(sq, { disc: el.dataset.disc, legal, value: h ? formatValue(h.score) : "", last: !!lastMove });
+    const v = hints && legal ? hints.values.find((x) => x.move === sq) : null;
+    const lastMove = !!node.move && node.move !== "pass" && node.move === sq;
+    // Each cell's attributes, classes and value by snabbdom (the cell
+    // itself, its tab stop and its label are boardgrid.js's, shared with
+    // the room page; the refused flash is this module's, above).
+    patchInto(cell(sq), [
+      h("span.disc", { attrs: { "aria-hidden": "true" } }),
+      h("span.value", { attrs: { "aria-hidden": "true" } }, v ? formatValue(v.score) : ""),
+    ], {
+      attrs: { "data-disc": disc || false, "data-legal": legal, "data-value": v ? v.text : false, "data-kind": v ? v.kind : false },
+      class: { best: !!v && v.score === best, last: lastMove },
+    });
+    describe(sq, { disc, legal, value: v ? formatValue(v.score) : "", last: lastMove });
   });
   updateTabStop(toMove ? st.legal : []);
   $("#setup-panel").hidden = !editing;
