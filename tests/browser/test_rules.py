@@ -328,6 +328,35 @@ def main():
             extra = sorted(set(keys[lang]) - set(keys["en"]))
             t.check(not missing and not extra, f"{lang}: the same keys as English", f"missing {missing} extra {extra}")
 
+        # A count names its noun in the form the number needs ("1 move", not
+        # "1 moves"; Polish "1 ruch", "2 ruchy", "5 ruchów"): every English
+        # text that counts something ("{n} moves") is a plural object, and in
+        # every language such a key has each form Intl.PluralRules gives
+        # whole numbers there.
+        # The rules' pass example alone counts a fixed number of moves.
+        plural = page.evaluate("""async () => {
+            const out = {};
+            for (const l of ['en', 'pl', 'de', 'es', 'hi']) {
+                const table = (await import('./shared/i18n/' + l + '.js')).default;
+                // The forms whole numbers up to 200 take (Spanish's "many" is for millions).
+                const rules = new Intl.PluralRules(l);
+                const forms = [...new Set(Array.from({length: 201}, (_, i) => rules.select(i)))];
+                out[l] = {
+                    counts: Object.keys(table).filter((k) => typeof table[k] === 'string'
+                        && k !== 'rules.pass.body' && /\\{(n|done)\\} \\p{L}/u.test(table[k])),
+                    short: Object.keys(table).filter((k) => typeof table[k] === 'object'
+                        && forms.some((f) => !(f in table[k]))),
+                    plural: Object.keys(table).filter((k) => typeof table[k] === 'object'),
+                };
+            }
+            return out;
+        }""")
+        t.check(not plural["en"]["counts"], "every English text with a count has plural forms", plural["en"]["counts"])
+        for lang in LANGS:
+            flat = sorted(set(plural["en"]["plural"]) - set(plural[lang]["plural"]))
+            t.check(not flat and not plural[lang]["short"], f"{lang}: every count has each plural form the language needs",
+                    f"plain text {flat}, forms missing {plural[lang]['short']}")
+
         for variant in VARIANTS:
             for lang in LANGS:
                 page.goto(base + f"rules.html?variant={variant}&lang={lang}")

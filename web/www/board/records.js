@@ -104,7 +104,7 @@ export function loadGgf(text) {
                           side: m.ply % 2 === 1 ? "black" : "white", fromFile: true });
     }
     ctrl.setFileReview(g.summary ? g.summary.replace(/^mollett analyze:\s*/, "") : null);
-    ctrl.message(g.marks.length ? t("board.msg.loadedGgfMarked", { n: moves.length, m: g.marks.length }) : t("board.msg.loadedGgf", { n: moves.length }));
+    ctrl.message(t("board.msg.loadedGgf", { n: moves.length }) + (g.marks.length ? ` ${t("board.msg.marked", { n: g.marks.length })}` : ""));
     return true;
   });
 }
