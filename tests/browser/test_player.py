@@ -147,18 +147,34 @@ def inside(box, w, h):
     return box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= w and box["y"] + box["height"] <= h
 
 
+# A classic game to the full board (random moves, no pass): red wins 34-30,
+# both hands empty.
+CLASSIC_FULL = ("e5e4d4d5d6c6c5e6c7c4f5g4f3e3b3b4f7c8h3g5d3e7f4g7g6g3d7b2h7e8h4c3h2g8b8a8b5g2b1a2b7b6h6a1a5"
+                "a6e2f1f8a4g1h1h8f2d2d8a3h5f6c1d1c2a7e1")
+
+
 def first_screen(browser, base):
     """The board, the status and ◀ ▶ on the first screen at desktop, phone
     portrait (navigation under the board) and landscape (board and
-    controls side by side), light and dark."""
+    controls side by side), light and dark. Landscape shows the longest
+    status there is beside two clocks: a classic game ended on a full
+    board, which says so (not that black ran out of discs)."""
     for (w, h), name in (((1366, 900), "desktop"), ((390, 844), "portrait"), ((844, 390), "landscape")):
         for scheme in ("light", "dark"):
             mobile = name != "desktop"
             ctx = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme,
                                       is_mobile=mobile, has_touch=mobile)
             page = ctx.new_page()
-            page.goto(f"{base}?human=black&moves=f5d6c3d3c4f4")
-            wait_ready(page)
+            if name == "landscape":
+                page.goto(f"{base}?human=black&variant=classic&clock=300+3&moves={CLASSIC_FULL}")
+                page.wait_for_selector('#status[data-state="game-over"]', timeout=60000)
+                said = page.text_content("#status")
+                t.check("Red wins 34-30" in said and "The board is full." in said and "ran out" not in said
+                        and page.is_visible("#clocks"),
+                        f"landscape {scheme}: a classic game ended on a full board says so, with the result", said)
+            else:
+                page.goto(f"{base}?human=black&moves=f5d6c3d3c4f4")
+                wait_ready(page)
             boxes = {sel: page.locator(sel).bounding_box() for sel in ("#board", "#status", "#back", "#forward")}
             out = [sel for sel, b in boxes.items() if not inside(b, w, h)]
             t.check(not out, f"{name} {w}x{h} {scheme}: board, status, ◀ and ▶ within the first screen",

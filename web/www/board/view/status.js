@@ -59,7 +59,8 @@ function drawLine() {
   } else if (st.over) {
     state = "game-over";
     text = t("board.gameOver", { result: outcome(st) });
-    if (st.supply && (st.supply.black === 0 || st.supply.second === 0)) {
+    if (st.supply && !st.board.includes("-")) text += " " + t("board.full"); // both hands empty too
+    else if (st.supply && (st.supply.black === 0 || st.supply.second === 0)) {
       text += " " + t("board.ranOut", player(st.supply.black === 0 ? "black" : st.second, S.variant));
     }
   } else if (st.mustPass && !S.thinking) {

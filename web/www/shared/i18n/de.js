@@ -162,6 +162,7 @@ export default {
   "board.setup.modern": "Stellung aufbauen: Ein Klick wechselt ein Feld zwischen leer, Schwarz und Weiß.",
   "board.setup.classic": "Stellung aufbauen: Ein Klick wechselt ein Feld zwischen leer, Schwarz und Rot.",
   "board.ranOut": "{C} hat keine Steine mehr.",
+  "board.full": "Das Brett ist voll.",
   "board.mustPass": "{C} hat keinen Zug und muss passen: ▶ zeigt das Passen.",
   "board.toMove": "{C} ist am Zug.",
   "board.toMoveYou": "{C} ist am Zug (du).",

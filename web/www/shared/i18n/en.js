@@ -168,6 +168,7 @@ export default {
   "board.setup.modern": "Setting up a position: click squares to cycle empty, black, white.",
   "board.setup.classic": "Setting up a position: click squares to cycle empty, black, red.",
   "board.ranOut": "{C} ran out of discs.",
+  "board.full": "The board is full.",
   "board.mustPass": "{C} has no move and must pass: ▶ shows the pass.",
   "board.toMove": "{C} to move.",
   "board.toMoveYou": "{C} to move (you).",

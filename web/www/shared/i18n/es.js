@@ -162,6 +162,7 @@ export default {
   "board.setup.modern": "Preparando una posición: cada clic cambia la casilla entre vacía, negra y blanca.",
   "board.setup.classic": "Preparando una posición: cada clic cambia la casilla entre vacía, negra y roja.",
   "board.ranOut": "{C} se han quedado sin fichas.",
+  "board.full": "El tablero está lleno.",
   "board.mustPass": "{C} no tienen jugada y deben pasar: ▶ muestra el pase.",
   "board.toMove": "Juegan {c}.",
   "board.toMoveYou": "Juegan {c} (tú).",

@@ -167,6 +167,7 @@ export default {
   "board.setup.modern": "Ustawianie pozycji: kliknięcie pola zmienia je kolejno na puste, czarne, białe.",
   "board.setup.classic": "Ustawianie pozycji: kliknięcie pola zmienia je kolejno na puste, czarne, czerwone.",
   "board.ranOut": "{C} nie mają już pionków.",
+  "board.full": "Plansza jest pełna.",
   "board.mustPass": "{C} nie mają ruchu i muszą pasować: ▶ pokazuje pas.",
   "board.toMove": "Ruch {co}.",
   "board.toMoveYou": "Ruch {co} (twój).",
