@@ -90,6 +90,15 @@ def wait_values(page, kind=None):
                            arg=kind, timeout=60000)
 
 
+def overflowing(page):
+    """The squares whose value's text is wider or taller than its pill."""
+    return page.evaluate("""() => [...document.querySelectorAll('[data-value] .value')].filter((v) => {
+        const r = document.createRange(); r.selectNodeContents(v);
+        const text = r.getBoundingClientRect(), pill = v.getBoundingClientRect();
+        return text.width > pill.width - 2 || text.height > pill.height + 2;
+    }).map((v) => v.parentElement.dataset.square + ' ' + v.textContent)""")
+
+
 def expected(text, decimals):
     """A value as the issue asks it shown, from the engine's own text."""
     v = float(text)
@@ -199,7 +208,19 @@ def values(browser, base, viewport):
     shown = shown_values(page)
     t.check(page.is_checked("#decimals") and shown and all(v[0] == expected(v[1], True) for v in shown.values()),
             f"{viewport}: the setting is kept across a reload ({len(shown)} squares)", str(shown))
-    page.uncheck("#decimals")
+    # Each value within its pill, with one decimal and without; on a phone
+    # also held sideways (844x390), where the board is small in a wide screen.
+    sizes = [viewport] + (["landscape"] if viewport == "phone" else [])
+    for size in sizes:
+        if size == "landscape":
+            page.set_viewport_size({"width": 844, "height": 390})
+        for decimals in (True, False):
+            page.set_checked("#decimals", decimals)
+            page.wait_for_function("(d) => [...document.querySelectorAll('[data-value] .value')].some(e => e.textContent.includes('.')) === d",
+                                   arg=decimals)
+            over = overflowing(page)
+            t.check(not over, f"{size}: every value fits its pill{' (one decimal)' if decimals else ''}", str(over))
+    page.set_viewport_size(VIEWPORTS[viewport])
 
     # A dot on exactly the legal squares (the native engine's).
     native = Native(MOLLETT)
