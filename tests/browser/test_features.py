@@ -205,6 +205,11 @@ def evalbar_and_lines(browser, base):
     page.uncheck("#hints")
     page.wait_for_timeout(300)
     t.check(page.is_hidden("#evalbar") and page.is_hidden("#lines"), "hints off: no bar and no lines")
+    # A button that does nothing now looks it (here Next mistake, with no review).
+    look = page.evaluate("""() => ['#next-mistake', '#review'].map((s) => { const b = document.querySelector(s);
+        const c = getComputedStyle(b); return [b.disabled, +c.opacity, c.cursor]; })""")
+    t.check(look[0][0] and not look[1][0] and look[0][1] <= 0.6 and look[1][1] == 1 and look[0][2] == "not-allowed",
+            "a disabled button is drawn faded, with no pointer; an enabled one is not", str(look))
     page.close()
 
 
