@@ -114,6 +114,11 @@ def edit_board(browser, base):
     page.click("#edit")
     t.check(page.input_value("#setup-side") == "X", "and Edit board again starts from it", page.input_value("#setup-side"))
     page.click('[data-square="a1"]')  # a black disc on a1, edited
+    # The status counts the board being edited, a1's disc included.
+    v = view(page)
+    b, w = (sum(c == colour for c in v["discs"].values()) for colour in ("black", "white"))
+    t.check(f"Black {b}, white {w}." in v["status"] and "a1" in v["discs"],
+            f"Edit board: the status counts the edited board (black {b}, white {w})", v["status"])
     page.fill("#paste", "f5d6c3")
     page.click("#load")
     page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6c3'", timeout=20000)

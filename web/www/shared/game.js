@@ -67,6 +67,13 @@ export function parsePosition(text) {
   };
 }
 
+// The discs of a board given square by square ("X", "O", "-"; a string or
+// an array, as Edit board keeps it), counted as `position` counts them.
+export function discCounts(board) {
+  const cells = [...board];
+  return { black: cells.filter((c) => c === "X").length, second: cells.filter((c) => c === "O").length };
+}
+
 // A transcript in: "f5d6c3", "F5 d6 c3", "f5-d6-c3", "1. f5 d6 2. c3";
 // passes ("pass", "PA") may be given and are skipped. Returns {moves} or
 // {error} naming what does not read.

@@ -6,6 +6,7 @@ import { S, sideIsHuman, transcript, obf } from "../state.js";
 import { outcome, endedResult } from "../ops.js";
 import { formatValue } from "../../shared/look.js";
 import { openingOf } from "../../shared/openings.js";
+import { discCounts } from "../../shared/game.js";
 import { t, player, colourWords } from "../../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -82,7 +83,8 @@ function drawLine() {
   $("#move-now").disabled = state !== "engine-thinking" && !(state === "engine-to-move" && !st.mustPass);
   if (st) {
     const words = colourWords(S.variant);
-    text += " " + t("board.discs", { ...words, b: st.discs.black, w: st.discs.second });
+    const discs = S.editing ? discCounts(S.editing.board) : st.discs; // the board being edited, not the one before
+    text += " " + t("board.discs", { ...words, b: discs.black, w: discs.second });
     if (st.supply) text += " " + t("board.hand", { ...words, nb: st.supply.black, ns: st.supply.second });
   }
   el.dataset.state = state;
