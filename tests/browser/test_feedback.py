@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What the board page tells a player who slips, and the Hindi font
 (issue 68), in Debian's headless Chromium: a GGF move that is no square
-named by its number, a binary file's bytes shown escaped and cut; the
+named by its number, a binary file said to be no game record (none of
+its bytes quoted), a GGF's illegal move named with its ply; the
 move list's plies one tab stop, the arrow keys stepping through them; a click on a square that cannot
 be played said in the player's language, with a flash and a shake only
 where motion is welcome; the Hindi pages drawn with the shipped
@@ -58,8 +59,8 @@ def load(page, text):
 
 def messages(browser, base):
     """A GGF whose move is no square names it and its number, and loads
-    nothing; a binary file's control bytes are shown escaped, the message
-    short; a long bad move is cut."""
+    nothing; a binary file is said to be binary, none of its bytes quoted;
+    a GGF's illegal move is named with its ply; a long bad move is cut."""
     ctx, page = open_page(browser, base, "?lang=en")
     tab = table(page, "en")
     before = page.text_content("#transcript")
@@ -81,10 +82,16 @@ def messages(browser, base):
         page.set_input_files("#open-file", path)
         page.wait_for_function("() => document.querySelector('#message').textContent !== ''", timeout=20000)
         got = page.text_content("#message")
-        raw = re.findall(r"[\x00-\x1f\x7f-\x9f]", got)
-        t.check(not raw and "\\x1a" in got and len(got) < 200,
-                "a binary file: its control bytes shown escaped (\\x1a), the message short", repr(got))
+        raw = re.findall(r"[\x00-\x1f\x7f-\x9f\ufffd]", got)
+        t.check(got == tab["board.err.binary"] and not raw and "\\x" not in got,
+                "a binary file: said to be no transcript, GGF or position, none of its bytes quoted", repr(got))
         t.check(page.text_content("#transcript") == "", "a binary file: the game is as it was")
+    # A GGF with an illegal move names it and its ply, as a GGF (the 3rd: a1).
+    load(page, f"(;GM[Othello]PC[test]BO[8 {START} *]B[F5]W[D6]B[A1];)")
+    want = tab["board.err.ggfIllegal"].replace("{move}", "a1").replace("{ply}", "3")
+    got = said(page, want)
+    t.check(got == want, "GGF with an illegal move: the message names it and its ply", got)
+    t.check(page.text_content("#transcript") == "", "GGF with an illegal move: the game is as it was")
     load(page, f"(;GM[Othello]BO[8 {START} *]B[{'x' * 500}];)")
     try:
         page.wait_for_function("() => document.querySelector('#message').textContent.includes('xxx')", timeout=20000)

@@ -3,7 +3,7 @@
 // transcript or a position.
 
 import { S, transcript } from "./state.js";
-import { Node, parseTranscript, parseSetup, parseGgf, ggfOf } from "../shared/game.js";
+import { Node, parseTranscript, parseSetup, parseGgf, ggfOf, looksBinary } from "../shared/game.js";
 import { job, obsolete, ask, syncTo, refresh } from "./session.js";
 import { restoreReview } from "./review.js";
 import { reviewTally, isMistake, MARKS, endedGgf } from "./ops.js";
@@ -31,10 +31,11 @@ export function loadTranscript(text) {
 // shows the position after `ply` plies (passes counted, as the move list
 // numbers them; the end of the line when null). A move that is illegal,
 // or a position the engine refuses, is named and the game stays as it
-// was. `ended` ({by, loser}) is how the game ended early, kept where the
-// line does not end the game itself. Resolves true when the game was
+// was; a GGF's (`ggf`) by its ply, passes counted, as the file numbers
+// its moves. `ended` ({by, loser}) is how the game ended early, kept where
+// the line does not end the game itself. Resolves true when the game was
 // replaced.
-export function replay(moves, { variant = S.variant, setup = null, ply = null, ended = null } = {}) {
+export function replay(moves, { variant = S.variant, setup = null, ply = null, ended = null, ggf = false } = {}) {
   obsolete();
   let ok = false;
   return job(async () => {
@@ -57,7 +58,9 @@ export function replay(moves, { variant = S.variant, setup = null, ply = null, e
       }
       const a = await S.engine.command(`play ${mv}`);
       if (!a.ok) {
-        return refuse(t(legal === "" ? "board.err.afterEnd" : "board.err.illegal", { k, move: mv }));
+        const end = legal === "";
+        const key = ggf ? (end ? "board.err.ggfAfterEnd" : "board.err.ggfIllegal") : end ? "board.err.afterEnd" : "board.err.illegal";
+        return refuse(t(key, { k, move: mv, ply: node.path().length + 1 }));
       }
       node = node.child(mv);
     }
@@ -87,7 +90,7 @@ export function loadGgf(text) {
   if (g.error) return Promise.resolve(ctrl.message(t("board.err.ggf", { error: g.error })));
   const moves = g.moves.filter((m) => m.move !== "pass").map((m) => m.move);
   // GGF's Othello is the modern game, whatever the board shows now.
-  return replay(moves, { variant: "modern" }).then((ok) => {
+  return replay(moves, { variant: "modern", ggf: true }).then((ok) => {
     const nodes = S.node.lineNodes();
     if (!ok) return false;
     ctrl.setPlayers({ black: g.black || "black", white: g.white || "white" });
@@ -157,6 +160,7 @@ function download(name, text, type) {
 // a board string; with the moves from it on the next line, as a set-up
 // game's transcript file has), or a transcript.
 export function loadText(text) {
+  if (looksBinary(text)) return Promise.resolve(message(t("board.err.binary")));
   if (/^\s*\(;/.test(text)) return loadGgf(text);
   // A position starts with "setboard" or a board (more squares than a
   // square's two characters); anything else is read as a transcript.

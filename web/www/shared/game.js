@@ -108,6 +108,13 @@ export function quoted(text, max = 16) {
   return shown.join("") + (chars.length > max ? "…" : "");
 }
 
+// Text that is no game record at all: a NUL or another control byte than
+// tab, line ends and form feed, or U+FFFD, which stands for bytes that are
+// not UTF-8 (File.text() puts it there). Said as such, not quoted as a move.
+export function looksBinary(text) {
+  return /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/.test(text);
+}
+
 // An OBF or setboard string: "setboard <64> <X|O> [<b> <r>]", "<64> <X|O>",
 // or an OBF file line "<64> X; comment". Returns the setboard arguments,
 // which the engine checks (its message says what is wrong), or {error}.
