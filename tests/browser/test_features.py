@@ -189,7 +189,12 @@ def evalbar_and_lines(browser, base):
     t.check(abs(float(bar["height"].rstrip("%")) - share) < 0.01 and "ahead by" in bar["label"] or -best == 0,
             "black's share of the bar follows the value", f"{bar['height']} {bar['label']}")
     lines = page.evaluate("() => [...document.querySelectorAll('#lines li')].map(li => ({move: li.dataset.move,"
-                          " value: +li.dataset.value, pv: li.querySelector('.pv').textContent.split(' ')}))")
+                          " value: +li.dataset.value, pv: li.querySelector('.pv').textContent.split(' '),"
+                          " text: li.textContent}))")
+    # Each line reads as its value and then its moves, the first once ("-9 d2 e8 …", not "d2 -9 d2 e8 …").
+    squares = [re.findall(r"[a-h][1-8]", ln["text"]) for ln in lines]
+    t.check(lines and all(sq == ln["pv"] for sq, ln in zip(squares, lines)),
+            "each line names its first move once", str([ln["text"] for ln in lines]))
     top = sorted(values.values(), reverse=True)[:3]
     t.check(len(lines) == 3 and [ln["value"] for ln in lines] == top and all(values[ln["move"]] == ln["value"] for ln in lines),
             "three engine lines, best first, with the squares' values", f"{lines} {values}")

@@ -49,8 +49,9 @@ function drawEvalBar() {
   bar.setAttribute("aria-label", black === 0 ? t("board.evalbar.even") : t("board.evalbar.label", { ...words, value: text }));
 }
 
-// The best LINES moves, each with its value and the line the engine
-// expects after it (`hint n pv`).
+// The best LINES moves, each as its value then the line the engine expects
+// from it (`hint n pv`), the move first and once: "-9 d2 e8 c3", as
+// lichess writes its lines.
 function drawLines() {
   const box = $("#lines");
   const hv = hintValues();
@@ -58,7 +59,7 @@ function drawLines() {
   const items = !hv ? [] : [
     h("div.lines-head", t("board.lines.title")),
     h("ol", hv.values.slice(0, LINES).map((v) => h("li", { key: v.move, dataset: { move: v.move, value: v.text } }, [
-      h("b", `${v.move} ${formatValue(v.score)}`), " ",
+      h("b", formatValue(v.score)), " ",
       h("span.pv.mono", (v.pv && v.pv.length ? v.pv : [v.move]).join(" ")),
     ]))),
   ];
