@@ -188,6 +188,8 @@ def evalbar_and_lines(browser, base):
     share = 50 + max(-32, min(32, -best)) / 32 * 50
     t.check(abs(float(bar["height"].rstrip("%")) - share) < 0.01 and "ahead by" in bar["label"] or -best == 0,
             "black's share of the bar follows the value", f"{bar['height']} {bar['label']}")
+    t.check(re.fullmatch(r"evaluation: (Black|White) ahead by \d+", bar["label"]) or -best == 0,
+            "the bar's label gives the lead as a size (\"ahead by 13\", not \"by +13\")", bar["label"])
     lines = page.evaluate("() => [...document.querySelectorAll('#lines li')].map(li => ({move: li.dataset.move,"
                           " value: +li.dataset.value, pv: li.querySelector('.pv').textContent.split(' '),"
                           " text: li.textContent}))")

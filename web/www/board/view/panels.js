@@ -43,9 +43,10 @@ function drawEvalBar() {
   bar.querySelector(".fill").style.height = `${share}%`;
   bar.dataset.value = String(black);
   const words = player(black >= 0 ? "black" : "second", S.variant);
-  const text = formatValue(Math.abs(black));
-  // On the bar the size alone (the fill says who leads): "+53" is too wide.
-  bar.querySelector(".v").textContent = text.replace(/^\+/, "");
+  // The size alone, on the bar (the fill says who leads; "+53" is too
+  // wide) and in its label ("White ahead by 13", not "by +13").
+  const text = formatValue(Math.abs(black)).replace(/^\+/, "");
+  bar.querySelector(".v").textContent = text;
   bar.setAttribute("aria-label", black === 0 ? t("board.evalbar.even") : t("board.evalbar.label", { ...words, value: text }));
 }
 
