@@ -209,9 +209,12 @@ def evalbar_and_lines(browser, base):
         t.check(ln["pv"][0] == ln["move"] and len(ln["pv"]) >= 2 and not refused,
                 f"the line of {ln['move']} starts with it, goes on, and the native engine plays it all", f"{ln['pv']} refused {refused}")
     native.close()
+    board_on = page.locator("#board").bounding_box()
     page.uncheck("#hints")
     page.wait_for_timeout(300)
     t.check(page.is_hidden("#evalbar") and page.is_hidden("#lines"), "hints off: no bar and no lines")
+    board_off = page.locator("#board").bounding_box()
+    t.check(board_on == board_off, "turning hints off moves and sizes the board not at all", f"{board_on} -> {board_off}")
     # A button that does nothing now looks it (here Next mistake, with no review).
     look = page.evaluate("""() => ['#next-mistake', '#review'].map((s) => { const b = document.querySelector(s);
         const c = getComputedStyle(b); return [b.disabled, +c.opacity, c.cursor]; })""")
