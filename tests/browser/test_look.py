@@ -394,7 +394,7 @@ def keyboard(browser, base, viewport, flip):
     page.keyboard.press("Shift+Tab")
     native = Native(MOLLETT)
     native.must("newgame modern")
-    moves, ok_walk, mismatch = [], True, None
+    moves, ok_walk, mismatch, stranded = [], True, None, []
     for k in range(8):
         legal = native_board(native)[1]
         target = legal[(k * 3) % len(legal)]
@@ -407,9 +407,20 @@ def keyboard(browser, base, viewport, flip):
         if not (d_ok and l_ok):
             mismatch = (moves[:], want)
             break
+        # The square played is taken: the keyboard goes on to a legal square
+        # (the nearest), not left on a disc.
+        after = native_board(native)[1]
+        try:
+            page.wait_for_function("(l) => l.includes(document.activeElement.dataset.square)", arg=after, timeout=10000)
+        except Exception:  # noqa: BLE001  the check below says where the focus is
+            pass
+        if focused(page) not in after:
+            stranded.append((target, focused(page)))
     t.check(ok_walk and mismatch is None,
             f"{viewport}{' flipped' if flip else ''}: 8 moves by arrows and Enter/Space, each the native engine's position",
             str(mismatch))
+    t.check(not stranded, f"{viewport}{' flipped' if flip else ''}: after each move the focus is on a legal square",
+            str(stranded))
     # The arrow keys on the board move the focus, not through the game.
     page.keyboard.press("ArrowLeft")
     page.wait_for_timeout(200)

@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 
 const cells = new Map(); // square name -> element
 let active = null; // the square the keyboard is on, null until chosen
+let played = null; // the empty square last played (a click, Enter or Space)
 let flipped = false;
 
 // Builds the grid in `board` (the element with role="grid"), in place of
@@ -35,7 +36,7 @@ export function buildGrid(board, activate) {
       el.tabIndex = -1;
       el.setAttribute("aria-label", sq);
       el.innerHTML = '<span class="disc" aria-hidden="true"></span><span class="value" aria-hidden="true"></span>';
-      el.addEventListener("click", () => { setActive(sq); activate(sq); });
+      el.addEventListener("click", () => press(sq, activate));
       row.appendChild(el);
       cells.set(sq, el);
     }
@@ -61,10 +62,36 @@ export function describe(sq, { disc = null, legal = false, value = "", last = fa
 }
 
 // Which cell takes the tab stop: the one the keyboard was on, else the
-// first legal square, else d4 (the centre).
+// first legal square, else d4 (the centre). Once a move played there has
+// filled the keyboard's square and the player has moves again, the
+// keyboard goes on to the legal square nearest it, the focus with it if
+// the board had it: a chess board keeps the focus where it was, but here
+// the square played is never playable again, so the player would walk
+// off it every time. A square walked to by arrows stays, whatever is on it.
 export function updateTabStop(legal = []) {
+  if (played && played === active && cell(active).dataset.disc && legal.length && !legal.includes(active)) {
+    const had = document.activeElement === cell(active);
+    active = nearest(active, legal);
+    played = null;
+    if (had) cell(active).focus();
+  }
   const sq = active || legal[0] || "d4";
   for (const [name, el] of cells) el.tabIndex = name === sq ? 0 : -1;
+}
+
+// The square of `among` nearest `sq` (the first of those as near).
+function nearest(sq, among) {
+  const [c, r] = drawnAt(sq);
+  const far = (s) => { const [c2, r2] = drawnAt(s); return (c2 - c) ** 2 + (r2 - r) ** 2; };
+  return among.reduce((best, s) => (far(s) < far(best) ? s : best));
+}
+
+// A click, Enter or Space: the square becomes the keyboard's, and one
+// played while empty is remembered (updateTabStop).
+function press(sq, activate) {
+  played = cell(sq).dataset.disc ? null : sq;
+  setActive(sq);
+  activate(sq);
 }
 
 function setActive(sq) {
@@ -120,13 +147,14 @@ function onKey(e, activate) {
     case " ":
       e.preventDefault();
       e.stopPropagation();
-      activate(sq);
+      press(sq, activate);
       return;
     default: return;
   }
   e.preventDefault();
   e.stopPropagation();
   const next = squareAt(col, row);
+  played = null;
   setActive(next);
   cell(next).focus();
 }
