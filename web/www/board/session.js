@@ -8,7 +8,6 @@ import * as ctrl from "./ctrl.js";
 import { levelSeconds } from "./ops.js";
 import { clockLines } from "./clock.js";
 import { followAddress } from "./address.js";
-import { t, player } from "../shared/i18n.js";
 
 let chain = Promise.resolve();
 export function job(fn) {
@@ -118,9 +117,9 @@ export function refresh() {
     if (st.mustPass) {
       // A pass is played when the game reaches it, at the end of a line;
       // a position with a pass after it, reached by going back or
-      // forward, is shown as it is (▶ shows the pass).
+      // forward, is shown as it is (▶ shows the pass). The view says the
+      // pass while its ply is shown (view/status.js drawNotes).
       if (!node.line) {
-        ctrl.note(t("board.passes", player(st.side, S.variant)));
         ctrl.play("pass", { quiet: true }); // the pass and the move before it are one step back
         return refresh();
       }

@@ -20,9 +20,19 @@ export function drawStatus() {
   msg.textContent = S.message.text;
   if (S.message.refused) msg.dataset.refused = S.message.refused;
   else delete msg.dataset.refused;
-  $("#notes").textContent = S.notes.slice(-3).join(" ");
+  drawNotes();
   $("#transcript").textContent = transcript();
   $("#obf").textContent = obf();
+}
+
+// The last notes, then the pass that belongs to the ply shown: the pass
+// itself, or the move right after it (against the engine its reply follows
+// the pass at once). Browsing elsewhere, no pass is said.
+function drawNotes() {
+  const n = S.node;
+  const pass = n.move === "pass" ? n : n.parent && n.parent.move === "pass" ? n.parent : null;
+  const mover = pass && player(pass.path().length % 2 ? "black" : "second", S.variant);
+  $("#notes").textContent = [...S.notes.slice(-3), pass ? t("board.passes", mover) : ""].filter(Boolean).join(" ");
 }
 
 // The named opening of the line shown, in modern games from the start.
