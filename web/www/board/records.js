@@ -160,7 +160,7 @@ function download(name, text, type) {
 // a board string; with the moves from it on the next line, as a set-up
 // game's transcript file has), or a transcript.
 export function loadText(text) {
-  if (looksBinary(text)) return Promise.resolve(message(t("board.err.binary")));
+  if (looksBinary(text)) return Promise.resolve(ctrl.message(t("board.err.binary")));
   if (/^\s*\(;/.test(text)) return loadGgf(text);
   // A position starts with "setboard" or a board (more squares than a
   // square's two characters); anything else is read as a transcript.
