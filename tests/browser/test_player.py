@@ -114,7 +114,9 @@ def edit_board(browser, base):
     page.click("#edit")
     t.check(page.input_value("#setup-side") == "X", "and Edit board again starts from it", page.input_value("#setup-side"))
     page.click('[data-square="a1"]')  # a black disc on a1, edited
-    # The status counts the board being edited, a1's disc included.
+    # The status counts the board being edited, a1's disc included (read
+    # once the next frame has drawn it).
+    page.wait_for_function("() => document.querySelector('[data-square=\"a1\"]').dataset.disc", timeout=5000)
     v = view(page)
     b, w = (sum(c == colour for c in v["discs"].values()) for colour in ("black", "white"))
     t.check(f"Black {b}, white {w}." in v["status"] and "a1" in v["discs"],
