@@ -122,6 +122,7 @@ async function main() {
   S.engine = new Engine(module, {
     onInfo,
     onRestart: () => { S.synced = null; },
+    prefetch: true, // the engine's data while the player looks at the board
   });
   await S.engine.ready;
   const start = S.root;
