@@ -9,26 +9,6 @@ use common::*;
 use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// A site as scripts/web/assets.py writes it: a page and a hashed script,
-/// each with its .br and .gz copies (their bytes told apart), and a plain
-/// script with no copies.
-fn site() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
-    let (dir, site, db) = scratch();
-    let files: [(&str, &[u8]); 7] = [
-        ("index.html", b"<!doctype html><title>board</title>"),
-        ("index.html.br", b"brotli bytes of the page"),
-        ("index.html.gz", b"gzip bytes of the page"),
-        ("app.0123456789ab.js", b"export const app = 1;"),
-        ("app.0123456789ab.js.br", b"brotli bytes of the script"),
-        ("app.0123456789ab.js.gz", b"gzip bytes of the script"),
-        ("plain.js", &[b'x'; 20_000]),
-    ];
-    for (name, bytes) in files {
-        std::fs::write(site.join(name), bytes).unwrap();
-    }
-    (dir, site, db)
-}
-
 /// GET `path` with `Accept-Encoding: accept`: the status, the header block
 /// (lower case) and the body's bytes as sent.
 async fn get(addr: SocketAddr, path: &str, accept: &str) -> (u16, String, Vec<u8>) {
@@ -56,7 +36,7 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 
 #[tokio::test]
 async fn the_builds_compressed_copies_are_sent_with_a_years_caching_for_hashed_names() {
-    let (_dir, site, db) = site();
+    let (_dir, site, db) = scratch_built();
     let addr = start_in_process(&db, &site).await;
 
     // A hashed name: brotli where accepted (preferred over gzip), cached a year.
