@@ -11,10 +11,11 @@
 // the Worker asks for each when the engine first needs it, and gets it from
 // here, else fetches it itself (synchronously: the engine is inside a
 // search then). With `prefetch` (the board) the files a rule set's games
-// need are fetched as soon as the page has drawn a position of that rule
-// set, while the player looks at the board; a line that may search waits
-// for them rather than have the Worker fetch them a second time. A page
-// that only shows the rules (rules.html) needs none and fetches none.
+// need are fetched as soon as the engine has answered a position of that
+// rule set, while the player looks at the board; a line that may search
+// waits for them (and starts them if need be) rather than have the Worker
+// fetch them a second time. A page that only shows the rules (rules.html)
+// needs none and fetches none.
 
 // The data files, in src/engine/data.rs's order (`Data as u32`). The build
 // gives each a hashed name and rewrites these (scripts/web/assets.py).
@@ -90,8 +91,8 @@ export class Engine {
         const msg = event.data;
         if (msg.ready) resolve();
         else if (msg.answer !== undefined) this.receive(msg.answer);
-        else if (msg.file !== undefined) had[msg.file] ||= msg.bytes; // fetched by the Worker
         else if (msg.info !== undefined) this.onInfo(msg.info);
+        else if (msg.file !== undefined) this.kept(msg.file, msg.bytes);
         else if (msg.error !== undefined) {
           reject(new Error(msg.error));
           this.fail(new Error(`engine stopped: ${msg.error}`));
@@ -102,7 +103,25 @@ export class Engine {
         this.fail(new Error(`engine stopped: ${event.message}`));
       };
     });
+    this.given = had.map((bytes) => !!bytes);
     this.worker.postMessage({ module: this.module, variant: "modern", files: FILES, had: had.slice() });
+  }
+
+  // A file the Worker had to fetch itself: kept for the next Worker.
+  kept(i, bytes) {
+    had[i] ||= bytes;
+    this.given[i] = true;
+  }
+
+  // Hands `worker` (if still the current one) the files had since it started.
+  give(worker) {
+    if (this.worker !== worker) return;
+    had.forEach((bytes, i) => {
+      if (bytes && !this.given[i]) {
+        worker.postMessage({ file: i, bytes });
+        this.given[i] = true;
+      }
+    });
   }
 
   // One GTP answer is "=..." or "?..." closed by an empty line.
@@ -134,9 +153,12 @@ export class Engine {
     const [word, arg] = line.trim().split(/\s+/);
     if (word === "newgame" && NEEDS[arg]) this.variant = arg;
     const variant = this.variant;
-    if (!RULES_ONLY.has(word) && this.loading) {
-      const loading = this.loading;
-      this.gate = this.gate.then(() => loading);
+    // A line that may search waits for its rule set's files (fetched now if
+    // the position-drawn prefetch below has not begun).
+    if (this.prefetch && !RULES_ONLY.has(word)) {
+      const worker = this.worker;
+      const loading = NEEDS[variant].some((i) => !had[i]) ? Engine.files(variant) : null;
+      this.gate = this.gate.then(() => loading).then(() => this.give(worker));
     }
     const answer = new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject });
@@ -146,13 +168,7 @@ export class Engine {
       this.gate = this.gate.then(() => { if (this.worker === worker) worker.postMessage({ line }); });
     });
     // A position of a rule set drawn: its files are fetched meanwhile.
-    if (this.prefetch && word === "position") {
-      answer.then(() => {
-        if (NEEDS[variant].some((i) => !had[i]) && !this.loading) {
-          this.loading = Engine.files(variant).then(() => { this.loading = null; });
-        }
-      }, () => {});
-    }
+    if (this.prefetch && word === "position") answer.then(() => Engine.files(variant), () => {});
     return answer;
   }
 

@@ -1,6 +1,7 @@
 // The engine's Web Worker: the native engine's GTP loop compiled to
 // WebAssembly (web/src/lib.rs), fed one line per message. The page posts
-// {module, variant, files, had} once, then {line}; the Worker posts {answer}
+// {module, variant, files, had} once, then {line} and {file, bytes} (a data
+// file it has fetched since); the Worker posts {answer}
 // for each GTP answer (in order), {info} for each completed search step,
 // and {file, bytes} for a data file it had to fetch itself.
 "use strict";
@@ -73,6 +74,8 @@ onmessage = async (event) => {
       postMessage({ ready: true });
       for (const line of waiting) feed(line);
       waiting = null;
+    } else if (msg.file !== undefined) {
+      had[msg.file] ||= msg.bytes; // fetched by the page since we started
     } else if (typeof msg.line === "string") {
       if (waiting) waiting.push(msg.line);
       else feed(msg.line);
