@@ -71,7 +71,7 @@ pub type Source = fn(Data) -> Option<Vec<u8>>;
 
 #[cfg(all(feature = "data-on-demand", target_arch = "wasm32"))]
 mod on_demand {
-    use super::{Data, Source};
+    use crate::engine::data::{Data, Source};
     use std::sync::OnceLock;
 
     static SOURCE: OnceLock<Source> = OnceLock::new();
