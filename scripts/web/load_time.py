@@ -20,8 +20,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from visits import Server, server_binary, visit  # noqa: E402
 
 runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-server = Server()
-print(f"server {server_binary()}, site {os.environ.get('MOLLETT_WEB', 'target/web')}", file=sys.stderr)
+server = Server(release_first=True)
+print(f"server {server_binary(release_first=True)}, site {os.environ.get('MOLLETT_WEB', 'target/web')}", file=sys.stderr)
 rows = []
 try:
     with sync_playwright() as p:

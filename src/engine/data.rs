@@ -83,9 +83,10 @@ mod on_demand {
     }
 
     /// File `d`, asked of the source on its first use. A file that could
-    /// not be had reads as empty (a book then plays without it; weights
-    /// refuse to decode, and the caller says so) and is asked for again
-    /// at its next use.
+    /// not be had reads as empty and is not kept: weights then refuse to
+    /// decode and the engine stops (a trap: the page starts another
+    /// Worker, which asks again); a book is looked for once, so the
+    /// session plays without it.
     pub fn bytes(d: Data) -> &'static [u8] {
         let cell = &LOADED[d as usize];
         if let Some(b) = cell.get() {

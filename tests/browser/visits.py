@@ -22,10 +22,11 @@ SITE = os.environ.get("MOLLETT_WEB", os.path.join(ROOT, "target", "web"))
 MODERN_DATA = ("/data/modern-weights.", "/data/modern-book.")
 
 
-def server_binary():
-    for path in (os.environ.get("MOLLETT_SERVER"),
-                 os.path.join(ROOT, "target", "release", "mollett-server"),
-                 os.path.join(ROOT, "target", "ci", "mollett-server")):
+def server_binary(release_first=False):
+    """MOLLETT_SERVER, else the test build (target/ci, what `cargo test
+    --profile ci` just built), else release; the benchmark asks release first."""
+    builds = [os.path.join(ROOT, "target", b, "mollett-server") for b in ("ci", "release")]
+    for path in [os.environ.get("MOLLETT_SERVER")] + (builds[::-1] if release_first else builds):
         if path and os.access(path, os.X_OK):
             return path
     raise SystemExit("no mollett-server binary (cargo build --profile ci -p mollett-server)")
@@ -35,14 +36,14 @@ class Server:
     """mollett-server on a free port of 127.0.0.1 serving SITE; `cpu()` is
     its CPU time so far (user + system, seconds)."""
 
-    def __init__(self):
+    def __init__(self, release_first=False):
         self.dir = tempfile.TemporaryDirectory(prefix="mollett-visit-")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}/"
         self.proc = subprocess.Popen(
-            [server_binary(), "--addr", f"127.0.0.1:{self.port}", "--db", os.path.join(self.dir.name, "rooms.db"),
+            [server_binary(release_first), "--addr", f"127.0.0.1:{self.port}", "--db", os.path.join(self.dir.name, "rooms.db"),
              "--site", SITE], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 30
         while True:

@@ -258,7 +258,7 @@ impl EmbeddedEval {
         };
         cell.get_or_init(|| {
             // Natively the files are tested; in the browser a file that
-            // could not be fetched stops the Worker with this message.
+            // could not be fetched ends here (a trap that stops the Worker).
             PatternEval::embedded(variant).unwrap_or_else(|e| {
                 panic!("the shipped {variant} weights cannot be read: {e}")
             })
