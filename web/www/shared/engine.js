@@ -5,7 +5,6 @@
 // interrupted inside the Worker (it runs to its end on the Worker's one
 // thread), so `restart()` ends the Worker and starts a fresh one: that is how
 // the page makes a search obsolete ("move now", a new position under hints).
-
 //
 // The engine's weights and books are not in the module (src/engine/data.rs):
 // the Worker asks for each when the engine first needs it, and gets it from
