@@ -13,6 +13,7 @@
 //
 //     node scripts/web/bench.mjs [--cpu] [target/web/mollett.wasm] [target/release/mollett] [rounds] [other.wasm ...]
 import fs from "fs";
+import { dataImports } from "./datafiles.mjs";
 import path from "path";
 import { execFileSync } from "child_process";
 
@@ -35,11 +36,12 @@ if (cpu) {
 }
 const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
 
-async function wasmBench(module) {
+async function wasmBench(module, wasmFile) {
   let inst, out = "";
   const dec = new TextDecoder();
   const imports = { mollett: { now_ms: cpu ? cpuMs : () => performance.now(), date_ms: () => Date.now(),
-    emit: (kind, ptr, len) => { if (kind === 0) out += dec.decode(new Uint8Array(inst.exports.memory.buffer, ptr, len)); } } };
+    emit: (kind, ptr, len) => { if (kind === 0) out += dec.decode(new Uint8Array(inst.exports.memory.buffer, ptr, len)); },
+    ...dataImports(wasmFile, () => inst.exports.memory) } };
   inst = await WebAssembly.instantiate(module, imports);
   inst.exports.mollett_start(0);
   const line = new TextEncoder().encode("bench");
@@ -56,10 +58,10 @@ function nativeBench() {
   return [+m[1], +m[2]];
 }
 
-for (const m of modules) await wasmBench(m);
+for (const [k, m] of modules.entries()) await wasmBench(m, wasms[k]);
 const w = wasms.map(() => []), n = [];
 for (let i = 0; i < +rounds; i++) {
-  for (let k = 0; k < modules.length; k++) w[k].push(await wasmBench(modules[k]));
+  for (let k = 0; k < modules.length; k++) w[k].push(await wasmBench(modules[k], wasms[k]));
   n.push(nativeBench());
 }
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

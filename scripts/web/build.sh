@@ -39,4 +39,22 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -r web/www/. "$out"/
 cp target/wasm/wasm32-unknown-unknown/web/mollett_web.wasm "$out"/mollett.wasm
+# The engine's data files, left out of mollett.wasm (feature data-on-demand,
+# src/engine/data.rs) and fetched by the page when first needed; the names
+# engine.js's FILES and scripts/web/datafiles.mjs give them. The sources
+# are the files the native build embeds, read from the lines that embed them.
+embedded() { # FILE STATIC-OR-VARIANT: the path include_bytes! names after it
+    local name
+    name=$(grep -A2 "$2" "$1" | grep -o 'include_bytes!("[^"]*")' | head -1 | sed 's/include_bytes!("\(.*\)")/\1/')
+    [ -n "$name" ] || fail "no include_bytes! after '$2' in $1"
+    realpath "$(dirname "$1")/$name"
+}
+mkdir -p "$out"/data
+weights=src/engine/eval/pattern/weights.rs books=src/protocol/book/mod.rs
+cp "$(embedded $weights 'static EMBEDDED_WEIGHTS')" "$out"/data/modern-weights.bin
+cp "$(embedded $weights 'static EMBEDDED_CLASSIC_WEIGHTS')" "$out"/data/classic-weights.bin
+cp "$(embedded $books '(Variant::Modern, include_bytes')" "$out"/data/modern-book.bin
+cp "$(embedded $books 'Variant::Classic,$')" "$out"/data/classic-book.bin
+say "hashing the assets' names and compressing them (brotli, gzip; kept in target/web-cache)"
+python3 scripts/web/assets.py "$out" || fail "scripts/web/assets.py failed (messages above)"
 echo "web build: $out/index.html ($(du -sh "$out" | cut -f1) in $out)" >&2

@@ -1,11 +1,13 @@
 // The browser build plays the native engine's moves: one game in each rule
 // set, both engines choosing every move at a fixed level (book off) and
 // playing it; after each ply the move, its value (`last_value`) and the
-// board (`showboard`) must be the same, and after 20 plies `perft 7`. Run by tests/browser/test_same_moves.py;
+// board (`showboard`) must be the same (and before the game, the book's
+// `hint 64` at the start: the data files reach the engine), and after 20 plies `perft 7`. Run by tests/browser/test_same_moves.py;
 // exits 1 at the first difference.
 //
 //     node scripts/web/same_moves.mjs [target/web/mollett.wasm] [target/release/mollett] [level]
 import fs from "fs";
+import { dataImports } from "./datafiles.mjs";
 import { spawn } from "child_process";
 
 const [wasmPath = "target/web/mollett.wasm", native = "target/release/mollett", level = "8"] = process.argv.slice(2);
@@ -15,7 +17,8 @@ async function wasmEngine() {
   let inst, out = "";
   const dec = new TextDecoder();
   const imports = { mollett: { now_ms: () => performance.now(), date_ms: () => Date.now(),
-    emit: (kind, ptr, len) => { if (kind === 0) out += dec.decode(new Uint8Array(inst.exports.memory.buffer, ptr, len)); } } };
+    emit: (kind, ptr, len) => { if (kind === 0) out += dec.decode(new Uint8Array(inst.exports.memory.buffer, ptr, len)); },
+    ...dataImports(wasmPath, () => inst.exports.memory) } };
   inst = await WebAssembly.instantiate(module, imports);
   inst.exports.mollett_start(0);
   return {
@@ -65,7 +68,11 @@ for (const variant of ["modern", "classic"]) {
   };
   let plies = 0;
   try {
-    for (const line of [`newgame ${variant}`, "set_option book off", `set_option level ${level}`]) await both(line);
+    // The book first: its values at the start show the browser engine got
+    // the variant's book (fetched on first use, src/engine/data.rs).
+    await both(`newgame ${variant}`);
+    if (!(await both("hint 64")).includes("book")) throw new Error(`${variant}: no book values at the start`);
+    for (const line of ["set_option book off", `set_option level ${level}`]) await both(line);
     for (;;) {
       const board = await both("showboard");
       if (board.includes("game over")) break;

@@ -1,5 +1,6 @@
 //! The HTTP side: the rooms API, the WebSocket upgrade, and the board site
-//! (static files, gzip where the browser accepts it).
+//! (static files: their brotli or gzip copies where the browser accepts
+//! them, as scripts/web/build.sh wrote them; nothing compressed here).
 
 use crate::download;
 use crate::event::ClockSpec;
@@ -20,7 +21,6 @@ use serde_json::json;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use tower_http::compression::Compression;
 use tower_http::services::ServeDir;
 
 /// Frames past this are refused by the WebSocket library itself (the
@@ -34,8 +34,26 @@ const BUFFER: usize = 8 * 1024;
 /// would answer with 500).
 pub const MAX_PATH: usize = 1024;
 
+/// `Cache-Control` of a file whose name holds its content's hash: the same
+/// name always has the same bytes.
+pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// `Cache-Control` of every other file (the html pages, whose addresses
+/// people keep): kept, but asked again (a 304 when unchanged).
+pub const REVALIDATE: &str = "no-cache";
+
 pub fn router(hub: Arc<Hub>, site: PathBuf) -> Router {
-    let files = Compression::new(ServeDir::new(site).append_index_html_on_directories(true));
+    // The build's NAME.br and NAME.gz beside each file (scripts/web/assets.py):
+    // a first visit costs the server no compression (it gzipped the 18 MB
+    // wasm for every visitor, about a second of CPU each, issue 78). The API's
+    // answers are a few hundred bytes of JSON and go uncompressed.
+    let files = Router::new()
+        .fallback_service(
+            ServeDir::new(site)
+                .append_index_html_on_directories(true)
+                .precompressed_br()
+                .precompressed_gzip(),
+        )
+        .layer(axum::middleware::from_fn(site_caching));
     Router::new()
         .route("/api/rooms", post(create))
         .route("/api/rooms/{id}", get(room_state))
@@ -64,6 +82,36 @@ async fn path_limit(request: Request, next: axum::middleware::Next) -> Response 
         return error(StatusCode::NOT_FOUND, "no such file");
     }
     next.run(request).await
+}
+
+/// A file's caching: a year and never asked again for a hashed name, asked
+/// again every time for the rest; and, as the bytes sent depend on the
+/// request's `Accept-Encoding`, `Vary` says so to any cache on the way.
+async fn site_caching(request: Request, next: axum::middleware::Next) -> Response {
+    let hashed = is_hashed(request.uri().path());
+    let mut response = next.run(request).await;
+    let status = response.status();
+    if status.is_success() || status == StatusCode::NOT_MODIFIED {
+        let cache = if hashed { IMMUTABLE } else { REVALIDATE };
+        let headers = response.headers_mut();
+        headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static(cache));
+        headers.append(header::VARY, header::HeaderValue::from_static("accept-encoding"));
+    }
+    response
+}
+
+/// Whether the path's last name is the build's `NAME.HASH.EXT`, HASH 12
+/// lowercase hex digits (scripts/web/assets.py).
+pub fn is_hashed(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or("");
+    let mut parts = name.rsplit('.');
+    let (Some(ext), Some(hash), Some(stem)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    !ext.is_empty()
+        && !stem.is_empty()
+        && hash.len() == 12
+        && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 fn json_response(status: StatusCode, body: String) -> Response {

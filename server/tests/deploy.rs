@@ -55,6 +55,43 @@ fn plain_http_is_sent_to_the_https_port_in_use() {
 }
 
 #[test]
+fn the_site_goes_through_nginx_as_the_server_sends_it_compressed_once_cached_by_name() {
+    let (_d, site, db) = common::scratch_built();
+    let n = Node::start(&db, &site, &deploy_flags().iter().map(String::as_str).collect::<Vec<_>>());
+    let test = "the_site_goes_through_nginx_as_the_server_sends_it_compressed_once_cached_by_name";
+    let Some(front) = Front::start(test, &[n.addr]) else {
+        return;
+    };
+    let get = |path: &str, accept: &str| {
+        let accept = format!("Accept-Encoding: {accept}\r\n");
+        front.https_from("127.0.0.1", "GET", path, &accept, "")
+    };
+    // The build's brotli copy of a hashed name, cached for a year.
+    let script = get("/app.0123456789ab.js", "gzip, deflate, br");
+    assert_eq!(script.status, 200, "{script:?}");
+    assert_eq!(script.body, "brotli bytes of the script", "{script:?}");
+    assert_eq!(script.header("content-encoding"), Some("br"), "{script:?}");
+    assert_eq!(
+        script.header("cache-control"),
+        Some("public, max-age=31536000, immutable"),
+        "{script:?}"
+    );
+    let gzipped = get("/app.0123456789ab.js", "gzip");
+    assert_eq!(gzipped.body, "gzip bytes of the script", "{gzipped:?}");
+    assert_eq!(gzipped.header("content-encoding"), Some("gzip"), "{gzipped:?}");
+    // The page: its copy, asked for again every time.
+    let page = get("/", "br");
+    assert_eq!(page.body, "brotli bytes of the page", "{page:?}");
+    assert_eq!(page.header("content-encoding"), Some("br"), "{page:?}");
+    assert_eq!(page.header("cache-control"), Some("no-cache"), "{page:?}");
+    // Nothing compressed on the way: a file without copies arrives whole.
+    let plain = get("/plain.js", "gzip, br");
+    assert_eq!(plain.status, 200, "{plain:?}");
+    assert_eq!(plain.body.len(), 20_000, "{plain:?}");
+    assert_eq!(plain.header("content-encoding"), None, "{plain:?}");
+}
+
+#[test]
 fn the_server_counts_rooms_by_each_clients_address_through_nginx() {
     let (n, _d) = node(&[]);
     let test = "the_server_counts_rooms_by_each_clients_address_through_nginx";

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The browser build's engine (target/web/mollett.wasm, from scripts/web/build.sh)
 plays the native engine's moves: a game in each rule set at level 8, book
-off, every ply's move, value and board compared (scripts/web/same_moves.mjs,
+off, every ply's move, value and board compared, after the book's values
+at the start (the weights and books are not in mollett.wasm: the engine
+gets them on first use, src/engine/data.rs) (scripts/web/same_moves.mjs,
 in Node's V8, the WebAssembly engine of Chromium). The vector kernels of
 the browser build (src/rules/lanes.rs) stand or fall here and in `bench`'s
 node count.

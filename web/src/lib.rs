@@ -1,8 +1,11 @@
 //! Mollett in a Web Worker: the GTP loop of the native engine
 //! ([`mollett::protocol::lines`]), fed one line at a time by `www/worker.js`
 //! through plain C exports, with no generated glue. Answers and each
-//! completed search iteration go back through the `mollett.emit` import.
+//! completed search iteration go back through the `mollett.emit` import;
+//! the engine's weights and books come in through `mollett.data_size` and
+//! `mollett.data_copy` when it first needs each.
 
+use mollett::engine::data::Data;
 use mollett::engine::search::Progress;
 use mollett::protocol::lines::Lines;
 use mollett::protocol::Options;
@@ -25,6 +28,26 @@ extern "C" {
     /// Hands `len` bytes of UTF-8 at `ptr` to the page; they are copied
     /// before it returns.
     fn emit(kind: u32, ptr: *const u8, len: usize);
+    /// The length of data file `data` ([`Data`] as a number), had by the
+    /// page now (synchronously: the engine is inside a search), or -1 when
+    /// it cannot be had.
+    fn data_size(data: u32) -> i32;
+    /// Copies the file [`data_size`] just measured to `ptr`.
+    fn data_copy(data: u32, ptr: *mut u8);
+}
+
+/// The engine's data files, from the page at their first use
+/// (`mollett::engine::data`): not in the module, so a visit downloads only
+/// those its games use.
+fn fetch(data: Data) -> Option<Vec<u8>> {
+    // SAFETY: plain calls into the page's glue (worker.js), which writes
+    // exactly the `len` bytes it measured into the buffer it is given.
+    unsafe {
+        let len = usize::try_from(data_size(data as u32)).ok()?;
+        let mut bytes = vec![0u8; len];
+        data_copy(data as u32, bytes.as_mut_ptr());
+        Some(bytes)
+    }
 }
 
 fn send(kind: Kind, bytes: &[u8]) {
@@ -69,6 +92,7 @@ pub extern "C" fn mollett_alloc(len: usize) -> *mut u8 {
 /// Answers 0, or 1 when the engine cannot start (its tables do not fit).
 #[no_mangle]
 pub extern "C" fn mollett_start(variant: u32) -> u32 {
+    mollett::engine::data::set_source(fetch);
     let variant = if variant == 1 {
         Variant::Classic
     } else {

@@ -68,6 +68,26 @@ pub fn scratch() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (dir, site, db)
 }
 
+/// [`scratch`] with a site as scripts/web/assets.py writes one: the page
+/// and a hashed script (`/app.0123456789ab.js`), each with its .br and .gz
+/// copies (their bytes told apart: "brotli bytes of the page", "gzip bytes
+/// of the script", ...), and `/plain.js` (20 000 bytes) with no copies.
+pub fn scratch_built() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let (dir, site, db) = scratch();
+    let files: [(&str, &[u8]); 6] = [
+        ("index.html.br", b"brotli bytes of the page"),
+        ("index.html.gz", b"gzip bytes of the page"),
+        ("app.0123456789ab.js", b"export const app = 1;"),
+        ("app.0123456789ab.js.br", b"brotli bytes of the script"),
+        ("app.0123456789ab.js.gz", b"gzip bytes of the script"),
+        ("plain.js", &[b'x'; 20_000]),
+    ];
+    for (name, bytes) in files {
+        std::fs::write(site.join(name), bytes).unwrap();
+    }
+    (dir, site, db)
+}
+
 /// One HTTP/1.1 request; returns the status, headers (lower case) and body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
     http_from(

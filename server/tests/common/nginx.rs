@@ -227,11 +227,14 @@ impl Front {
 
         // The main context as docs/deploy.md gives it, scaled down: one
         // worker with room for the tests' few hundred sockets (two each).
+        // gzip on, as Debian's nginx.conf has it (here for scripts too):
+        // the recipe must not compress the board's files again.
         let d = dir.path().display();
         let main = format!(
             "daemon off;\nworker_processes 1;\nworker_rlimit_nofile 4096;\npid {d}/nginx.pid;\n\
              error_log {d}/error.log warn;\nevents {{ worker_connections 1024; }}\n\
-             http {{\n  access_log {d}/access.log;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
+             http {{\n  access_log {d}/access.log;\n  gzip on;\n  gzip_types text/javascript application/javascript;\n  \
+             client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
              fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n  include {d}/site.conf;\n}}\n"
         );
         std::fs::write(dir.path().join("nginx.conf"), main).unwrap();

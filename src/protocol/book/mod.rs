@@ -133,6 +133,7 @@ pub fn choose(hits: &[Hit], randomness: f64, rng: &mut Rng) -> Option<Hit> {
 
 /// The books built into the binary (`docs/book.md`, "The shipped books"),
 /// one a variant; an empty file is no book.
+#[cfg(not(all(feature = "data-on-demand", target_arch = "wasm32")))]
 const SHIPPED: [(Variant, &[u8]); 2] = [
     (Variant::Modern, include_bytes!("modern-53faafc95f30.book")),
     (
@@ -141,6 +142,25 @@ const SHIPPED: [(Variant, &[u8]); 2] = [
     ),
 ];
 
+/// The browser build's books: fetched on their first use (`engine::data`).
+#[cfg(all(feature = "data-on-demand", target_arch = "wasm32"))]
+const SHIPPED: [(Variant, fn() -> &'static [u8]); 2] = [
+    (Variant::Modern, || {
+        crate::engine::data::bytes(crate::engine::data::Data::ModernBook)
+    }),
+    (Variant::Classic, || {
+        crate::engine::data::bytes(crate::engine::data::Data::ClassicBook)
+    }),
+];
+
+/// The bytes of `SHIPPED[i]`.
+fn shipped_bytes(i: usize) -> &'static [u8] {
+    #[cfg(all(feature = "data-on-demand", target_arch = "wasm32"))]
+    return SHIPPED[i].1();
+    #[cfg(not(all(feature = "data-on-demand", target_arch = "wasm32")))]
+    SHIPPED[i].1
+}
+
 /// The shipped book of `variant`, checked on its first use (not at
 /// start-up) and then searched in place in the binary's own bytes.
 pub fn shipped(variant: Variant) -> Option<&'static Book> {
@@ -148,7 +168,7 @@ pub fn shipped(variant: Variant) -> Option<&'static Book> {
     let i = SHIPPED.iter().position(|(v, _)| *v == variant)?;
     BOOKS[i]
         .get_or_init(|| {
-            let bytes = SHIPPED[i].1;
+            let bytes = shipped_bytes(i);
             if bytes.is_empty() {
                 return None;
             }

@@ -122,6 +122,7 @@ async function main() {
   ctrl.setEngine(new Engine(module, {
     onInfo,
     onRestart: () => ctrl.setSynced(null),
+    prefetch: true, // the engine's data while the player looks at the board
   }));
   await S.engine.ready;
   const start = S.root;

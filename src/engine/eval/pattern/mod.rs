@@ -42,9 +42,9 @@ pub use set::{
     layout, layout_names, pattern_set, stage_of, Count, CountTable, Instance, Pattern, PatternSet,
     DEFAULT_STAGES, GLOBALS, GLOBAL_NAMES, MAX_INSTANCES, WEIGHT_SCALE,
 };
-pub use weights::{
-    PatternWeights, WeightError, EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS, MAGIC, VERSION,
-};
+pub use weights::{shipped_bytes, PatternWeights, WeightError, MAGIC, VERSION};
+#[cfg(not(all(feature = "data-on-demand", target_arch = "wasm32")))]
+pub use weights::{EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS};
 
 use super::evaluator::{Evaluator, SigmaModel, EVAL_LIMIT, UNITS_PER_DISC};
 use crate::rules::color::Variant;
@@ -150,11 +150,9 @@ impl PatternEval {
 
     /// The shipped weights for `variant`'s positions.
     pub fn embedded(variant: Variant) -> Result<PatternEval, WeightError> {
-        let bytes = match variant {
-            Variant::Modern => EMBEDDED_WEIGHTS,
-            Variant::Classic => EMBEDDED_CLASSIC_WEIGHTS,
-        };
-        Ok(PatternEval::new(&PatternWeights::from_bytes(bytes)?))
+        Ok(PatternEval::new(&PatternWeights::from_bytes(shipped_bytes(
+            variant,
+        ))?))
     }
 
     /// PatternWeights from a file written by `mollett train`.
@@ -259,7 +257,11 @@ impl EmbeddedEval {
             Variant::Classic => &EMBEDDED_CLASSIC,
         };
         cell.get_or_init(|| {
-            PatternEval::embedded(variant).expect("the embedded weight files are valid (tested)")
+            // Natively the files are tested; in the browser a file that
+            // could not be fetched ends here (a trap that stops the Worker).
+            PatternEval::embedded(variant).unwrap_or_else(|e| {
+                panic!("the shipped {variant} weights cannot be read: {e}")
+            })
         })
     }
 }

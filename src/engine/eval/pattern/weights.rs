@@ -185,12 +185,26 @@ impl PatternWeights {
 
 /// The weights shipped in the binary for modern positions
 /// (`src/engine/eval/weights-d0b77ce974ee.bin`, the seventh set: layout `v2`, 30 stages).
+#[cfg(not(all(feature = "data-on-demand", target_arch = "wasm32")))]
 pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../weights-d0b77ce974ee.bin");
 
 /// The weights shipped in the binary for classic positions
 /// (`src/engine/eval/weights-classic-940b0d836c04.bin`, the fourth set: docs/training.md
 /// says why each variant has its own).
+#[cfg(not(all(feature = "data-on-demand", target_arch = "wasm32")))]
 pub static EMBEDDED_CLASSIC_WEIGHTS: &[u8] = include_bytes!("../weights-classic-940b0d836c04.bin");
+
+/// The shipped weight file for `variant`'s positions: built in, or in the
+/// browser build fetched on this first use (`engine::data`).
+pub fn shipped_bytes(variant: crate::rules::color::Variant) -> &'static [u8] {
+    #[cfg(all(feature = "data-on-demand", target_arch = "wasm32"))]
+    return crate::engine::data::bytes(crate::engine::data::Data::weights(variant));
+    #[cfg(not(all(feature = "data-on-demand", target_arch = "wasm32")))]
+    match variant {
+        crate::rules::color::Variant::Modern => EMBEDDED_WEIGHTS,
+        crate::rules::color::Variant::Classic => EMBEDDED_CLASSIC_WEIGHTS,
+    }
+}
 
 #[cfg(test)]
 mod tests {
