@@ -3,6 +3,7 @@
 //! text protocols.
 
 pub mod bench;
+pub mod chances;
 pub mod eval;
 pub mod review;
 pub mod search;
