@@ -1204,6 +1204,20 @@ fn the_text_tells_the_game() {
         let c = r.chances;
         assert!((c.win + c.draw + c.loss - 1.0).abs() < 0.002, "{r:?}");
     }
+    // Saved `--json` read back: the same moves and facts, the facts line
+    // not taken for a broken record.
+    let dir = tmpdir("analyze-story");
+    let saved = dir.join("saved.jsonl");
+    std::fs::write(&saved, &json).unwrap();
+    let again = mollett(&["analyze", "--quiet", "--json", path_str(&saved)]);
+    assert!(again.status.success() && stderr(&again).is_empty(), "{}", stderr(&again));
+    let again = String::from_utf8(again.stdout).unwrap();
+    assert_eq!(json_records(&again), records);
+    let refacts = &json_games(&again)[0];
+    assert_eq!(
+        (&refacts.result, &refacts.opening, &refacts.turning_point),
+        (&facts.result, &facts.opening, &facts.turning_point)
+    );
     // The turning point, in the text as in the JSON.
     let tp = facts.turning_point.as_ref().expect("a turning point");
     let said = text
