@@ -268,7 +268,9 @@ fn text_json_and_summary_agree() {
     // The opening list says what it lists: moves marked ?!, ? or ??, each
     // as often as the records mark it there.
     let (_, listed) = summary
-        .split_once("\nOpening moves most often marked ?!, ? or ?? (plies 1-20; an inaccuracy or worse):\n")
+        .split_once(
+            "\nOpening moves most often marked ?!, ? or ?? (plies 1-20; an inaccuracy or worse):\n",
+        )
         .unwrap_or(("", ""));
     for l in listed.lines() {
         let (what, rest) = l.trim().split_once(": ").unwrap();
@@ -282,9 +284,9 @@ fn text_json_and_summary_agree() {
             .count();
         assert_eq!(marked, n, "{l}");
     }
-    let any_marked = json.iter().any(|r| {
-        r.ply <= 20 && matches!(r.class.as_str(), "inaccuracy" | "mistake" | "blunder")
-    });
+    let any_marked = json
+        .iter()
+        .any(|r| r.ply <= 20 && matches!(r.class.as_str(), "inaccuracy" | "mistake" | "blunder"));
     assert_eq!(!listed.is_empty(), any_marked, "{summary}");
     let mut players: BTreeMap<&str, (usize, f64, [usize; 3])> = BTreeMap::new();
     for r in json.iter().filter(|r| r.class != "forced") {
@@ -1056,7 +1058,11 @@ fn table_rows(block: &str) -> Vec<Row<'_>> {
         .filter_map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
             let ply = w.first()?.parse().ok()?;
-            let num = |i: usize| w.get(i).and_then(|s| s.parse::<f64>().ok()).unwrap_or(f64::NAN);
+            let num = |i: usize| {
+                w.get(i)
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .unwrap_or(f64::NAN)
+            };
             Some(Row {
                 ply,
                 colour: w.get(1).copied().unwrap_or(""),
@@ -1085,7 +1091,11 @@ fn the_text_tells_the_game() {
     let wg = &file.games[i];
     let shard = format!("{}/{}", i + 1, file.games.len());
     let args = |json: bool| {
-        let mut a = vec![path_str(&wthor_2017()).to_string(), "--shard".into(), shard.clone()];
+        let mut a = vec![
+            path_str(&wthor_2017()).to_string(),
+            "--shard".into(),
+            shard.clone(),
+        ];
         a.extend(["--depth", "1", "--exact", "14"].map(String::from));
         if json {
             a.push("--json".into());
@@ -1111,13 +1121,22 @@ fn the_text_tells_the_game() {
         "{heading}"
     );
     let theoretical = facts.theoretical.unwrap();
-    assert_eq!((theoretical.score, theoretical.empties), (wg.theoretical_result(), 24));
+    assert_eq!(
+        (theoretical.score, theoretical.empties),
+        (wg.theoretical_result(), 24)
+    );
     assert!(
-        heading.contains(&format!("WTHOR's theoretical score {:+} ", wg.theoretical_result())),
+        heading.contains(&format!(
+            "WTHOR's theoretical score {:+} ",
+            wg.theoretical_result()
+        )),
         "{heading}"
     );
     if let Some(o) = &facts.opening {
-        assert!(heading.contains(&format!("opening {} (", o.name)), "{heading}");
+        assert!(
+            heading.contains(&format!("opening {} (", o.name)),
+            "{heading}"
+        );
     }
     // A row for every ply, the pass included.
     let rows = table_rows(&text);
@@ -1144,7 +1163,11 @@ fn the_text_tells_the_game() {
         if rec.exact {
             assert_eq!(w[0].value, w[1].best_value, "{}\n{}", w[0].line, w[1].line);
         }
-        let want = if rec.color == "black" { rec.value } else { -rec.value };
+        let want = if rec.color == "black" {
+            rec.value
+        } else {
+            -rec.value
+        };
         assert_eq!(w[0].value, want, "{}", w[0].line);
     }
     assert_eq!(moved.last().unwrap().value, result.score as f64);
@@ -1172,7 +1195,10 @@ fn the_text_tells_the_game() {
         let pv: Vec<Move> = pv.split(' ').map(|m| m.parse().unwrap()).collect();
         assert_eq!(pv[0].to_string(), r.best_move);
         let pos = game.plies()[r.ply - 1].0;
-        assert!(pv.iter().try_fold(pos, |p, &m| p.play(m)).is_some(), "{next}");
+        assert!(
+            pv.iter().try_fold(pos, |p, &m| p.play(m)).is_some(),
+            "{next}"
+        );
         let black = |v: f64| if r.color == "black" { v } else { -v };
         let want: Vec<String> = r
             .moves
@@ -1210,7 +1236,11 @@ fn the_text_tells_the_game() {
     let saved = dir.join("saved.jsonl");
     std::fs::write(&saved, &json).unwrap();
     let again = mollett(&["analyze", "--quiet", "--json", path_str(&saved)]);
-    assert!(again.status.success() && stderr(&again).is_empty(), "{}", stderr(&again));
+    assert!(
+        again.status.success() && stderr(&again).is_empty(),
+        "{}",
+        stderr(&again)
+    );
     let again = String::from_utf8(again.stdout).unwrap();
     assert_eq!(json_records(&again), records);
     let refacts = &json_games(&again)[0];
@@ -1246,7 +1276,10 @@ fn a_sound_estimate_that_loses_a_disc_is_no_mistake() {
     let games = dir.join("t.txt");
     std::fs::write(&games, "f5f6\n").unwrap();
     let json = analyze(&[path_str(&games), "--json"]);
-    let f6 = json_records(&json).into_iter().find(|r| r.ply == 2).unwrap();
+    let f6 = json_records(&json)
+        .into_iter()
+        .find(|r| r.ply == 2)
+        .unwrap();
     assert!(!f6.exact && f6.error.is_some(), "{f6:?}");
     assert!(f6.loss > 0.5 && f6.loss < 2.0, "{f6:?}");
     assert!(

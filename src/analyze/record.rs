@@ -172,7 +172,6 @@ pub const ONLY_MOVE: &str = "only move";
 /// The tag of a played move that let a win go.
 pub const MISSED_WIN: &str = "missed win";
 
-
 impl MoveRecord {
     #[allow(clippy::too_many_arguments)]
     pub fn new(

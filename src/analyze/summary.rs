@@ -165,4 +165,3 @@ pub fn opening_losses<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> Vec<
     out.sort_by(|a, b| b.count.cmp(&a.count).then(b.total.total_cmp(&a.total)));
     out
 }
-

@@ -69,7 +69,10 @@ impl Chances {
         let spread = error.filter(|&e| e > 0.0).map(sigma);
         let (win, loss) = match spread {
             None => (f64::from(value > 0.0), f64::from(value < 0.0)),
-            Some(s) => (normal_cdf((value - 1.0) / s), normal_cdf((-1.0 - value) / s)),
+            Some(s) => (
+                normal_cdf((value - 1.0) / s),
+                normal_cdf((-1.0 - value) / s),
+            ),
         };
         Chances {
             win,
