@@ -3,11 +3,16 @@
 //! file Mollett reads, out as text, JSON lines and a ranked summary.
 //!
 //! Layered, each file using only those listed before it: `sources` reads the
-//! game files, `record` is a reviewed move as a JSON line, `run` reviews
-//! the games (shards, `--out`, `--resume`), `report` prints them. Children
-//! import each other, never this file, which only declares.
+//! game files, `openings` names their openings (the board page's table),
+//! `record` is a reviewed move as a JSON line, `run` reviews the games
+//! (shards, `--out`, `--resume`), `facts` says what a game came to (result,
+//! turning point), `summary` ranks the players, `report` prints each game.
+//! Children import each other, never this file, which only declares.
 
+pub mod facts;
+pub mod openings;
 pub mod record;
 pub mod report;
 pub mod run;
 pub mod sources;
+pub mod summary;

@@ -1,7 +1,8 @@
 //! A reviewed move as a JSON line (`mollett analyze --json`, and the `--out`
 //! file that `--resume` continues and that merged shards are read from).
 
-use crate::engine::review::{Class, MoveReview, ReviewDepth};
+use crate::engine::chances::{class_error, score_drop, Chances, DROP_MISTAKE, WINNING};
+use crate::engine::review::{round2, Class, MoveReview, ReviewDepth};
 use crate::rules::color::{Color, Variant};
 use crate::rules::square::Move;
 use serde::{Deserialize, Serialize};
@@ -43,6 +44,39 @@ pub struct MoveRecord {
     /// values ([`expected_error`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<f64>,
+    /// `value` from black's view (the first colour's: red's in classic),
+    /// so that the values of a game's moves follow its course.
+    #[serde(default)]
+    pub black_value: f64,
+    /// The mover's win, draw and loss chances after the move, from `value`
+    /// and the error the classes count (exact: 1, 0 or 0).
+    #[serde(default)]
+    pub chances: WinDrawLoss,
+    /// How much the move lowered the mover's expected score (win plus half
+    /// a draw) against the best move: what the class weighs with the discs.
+    #[serde(default)]
+    pub score_drop: f64,
+    /// [`ONLY_MOVE`], [`MISSED_WIN`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+}
+
+/// Chances in thousandths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WinDrawLoss {
+    pub win: f64,
+    pub draw: f64,
+    pub loss: f64,
+}
+
+impl From<Chances> for WinDrawLoss {
+    fn from(c: Chances) -> WinDrawLoss {
+        WinDrawLoss {
+            win: round3(c.win),
+            draw: round3(c.draw),
+            loss: round3(c.loss),
+        }
+    }
 }
 
 /// A legal move and its value for the mover.
@@ -58,7 +92,7 @@ pub struct MoveValue {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunSettings {
-    /// The format of the lines below (this one: 2).
+    /// The format of the lines below (this one: 3).
     pub mollett_analyze: u32,
     /// The rule set transcripts are read in.
     pub variant: String,
@@ -71,7 +105,7 @@ pub struct RunSettings {
 }
 
 /// The analysis file format [`RunSettings`] heads.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// FNV-1a, 64 bits: a weight file's identity.
 fn fnv(bytes: &[u8]) -> u64 {
@@ -124,31 +158,19 @@ impl RunSettings {
     }
 }
 
-/// The search depth [`ESTIMATE_ERROR`] was measured at (the default).
-pub const MEASURED_DEPTH: u32 = 14;
+// The measured error of estimates: with the winning chances it weighs
+// (engine), where every face's classes come from.
+pub use crate::engine::chances::{expected_error, ESTIMATE_ERROR, MEASURED_DEPTH};
 
-/// Measured mean absolute error (discs) of the review's estimates at
-/// [`MEASURED_DEPTH`] against exact values, by empties before the move:
-/// `(empties, error)`, measured as docs/analyze.md says. Between rows the
-/// nearer row's figure holds; past the last, the last.
-pub const ESTIMATE_ERROR: [(u32, f64); 3] = [(23, 3.34), (24, 4.19), (26, 3.68)];
-
-/// The expected error of an estimate made with `empties` empties at
-/// `depth`; none at a depth not measured.
-pub fn expected_error(empties: u32, depth: u32) -> Option<f64> {
-    if depth != MEASURED_DEPTH {
-        return None;
-    }
-    ESTIMATE_ERROR
-        .iter()
-        .min_by_key(|(e, _)| e.abs_diff(empties))
-        .map(|&(_, err)| err)
+/// Thousandths, as chances are shown.
+fn round3(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
 }
 
-/// Two decimals, as values are shown: exact values stay whole numbers.
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
-}
+/// The tag of a played move that was the only one keeping its result.
+pub const ONLY_MOVE: &str = "only move";
+/// The tag of a played move that let a win go.
+pub const MISSED_WIN: &str = "missed win";
 
 impl MoveRecord {
     #[allow(clippy::too_many_arguments)]
@@ -163,16 +185,33 @@ impl MoveRecord {
         depth: &ReviewDepth,
         r: &MoveReview,
     ) -> MoveRecord {
+        let (value, best_value) = (round2(r.value), round2(r.best_value));
+        let weighed = class_error(r.exact, empties);
+        let drop = score_drop(best_value, value, weighed);
+        let mut tags = Vec::new();
+        let others_lose = r.moves.len() > 1
+            && r.moves
+                .iter()
+                .filter(|&&(mv, _)| mv != r.played)
+                .all(|&(_, v)| score_drop(best_value, round2(v), weighed) >= DROP_MISTAKE);
+        if value == best_value && others_lose {
+            tags.push(ONLY_MOVE.to_string());
+        }
+        let wins = |v: f64| Chances::of(v, weighed).score() >= WINNING;
+        if wins(best_value) && !wins(value) && drop >= DROP_MISTAKE {
+            tags.push(MISSED_WIN.to_string());
+        }
         MoveRecord {
             game: game.to_string(),
             ply,
             player: player.to_string(),
             color: color.name(variant).to_string(),
             mv: r.played.to_string(),
-            value: round2(r.value),
+            value,
             best_move: r.best_move.to_string(),
-            best_value: round2(r.best_value),
-            loss: round2(r.loss),
+            best_value,
+            // Of the values as shown, as the class is.
+            loss: round2(best_value - value).max(0.0),
             class: r.class.name().to_string(),
             exact: r.exact,
             empties,
@@ -191,6 +230,10 @@ impl MoveRecord {
             } else {
                 expected_error(empties, depth.depth)
             },
+            black_value: if color == Color::Black { value } else { -value },
+            chances: Chances::of(value, weighed).into(),
+            score_drop: drop,
+            tags,
         }
     }
 
@@ -216,6 +259,12 @@ impl MoveRecord {
             .map_err(|_| format!("bad move {:?}", r.mv))?;
         Ok(r)
     }
+}
+
+/// A `"kind":"game"` line of `--json` (a game's facts, not a move).
+fn is_game_line(line: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(line)
+        .is_ok_and(|v| v.get("kind").and_then(|k| k.as_str()) == Some("game"))
 }
 
 /// An analysis file read: its settings line, its records, the length of
@@ -269,6 +318,8 @@ pub fn read_analysis_from(
             }
             match MoveRecord::parse(text.trim()) {
                 Ok(r) => out.push(r),
+                // A game's facts (`--json` saved): made again from its moves.
+                Err(_) if is_game_line(text.trim()) => {}
                 Err(e) => log::warn!("{at}: skipped: {e}"),
             }
         },

@@ -1,246 +1,291 @@
-//! What `mollett analyze` prints: each game's moves with their values and
-//! classes and each player's figures, or (`--summary`) the players ranked
-//! over all their games and the opening moves most often lost.
+//! What `mollett analyze` prints of each game: a heading with its result,
+//! WTHOR's theoretical score and its opening, then a row a ply (passes
+//! too) with black's view of the values, the move's loss and class, and
+//! for each move that lost anything the best line and the next best
+//! moves, then the turning point and each side's figures; or the same as
+//! JSON lines (`--json`), or as GGF (`--ggf`). One game at a time
+//! ([`game_text`], [`game_json`]), so that each game can be printed as
+//! soon as it is done; `--summary` is in `summary`.
 
+use super::facts::{rebuild, GameFacts};
 use super::record::MoveRecord;
 use super::sources::ReviewGame;
-use crate::engine::review::{Class, Tally};
+pub use super::summary::{opening_losses, summary_text, OpeningLoss, OPENING_PLIES};
+use super::summary::{tallies, tally_text, value_text};
+use crate::engine::review::Class;
 use crate::rules::color::{Color, Variant};
 use crate::rules::ggf::GgfGame;
 use crate::rules::moveline::parse_moves;
-use crate::rules::position::Position;
 use crate::rules::square::Move;
-use crate::tournament::report::count;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// The last ply of the opening, for the opening figures.
-pub const OPENING_PLIES: usize = 20;
+/// How many of the other moves a row that lost anything lists.
+pub const ALTERNATIVES: usize = 3;
 
-/// `+1.50`, `-4.00`, `+0.00`.
-fn value_text(v: f64) -> String {
-    let v = if v == 0.0 { 0.0 } else { v };
-    format!("{v:+.2}")
-}
-
-fn tally_text(t: &Tally) -> String {
-    format!(
-        "{}, loss {:.2} ({:.2} a move), {}, {}, {}, accuracy {:.1}",
-        count(t.moves as u64, "move", "moves"),
-        t.total_loss,
-        t.average_loss(),
-        count(t.inaccuracies as u64, "inaccuracy", "inaccuracies"),
-        count(t.mistakes as u64, "mistake", "mistakes"),
-        count(t.blunders as u64, "blunder", "blunders"),
-        t.accuracy()
-    )
-}
-
-/// Each player's (name, colour) tally in `records`.
-fn tallies<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> BTreeMap<(String, String), Tally> {
-    let mut out: BTreeMap<(String, String), Tally> = BTreeMap::new();
+/// Each game's records, in the order of `games` (then games only read
+/// back, in the order of their records), each in ply order.
+pub fn by_game<'a>(
+    games: &'a [ReviewGame],
+    records: &'a [MoveRecord],
+) -> Vec<(&'a str, Option<&'a ReviewGame>, Vec<&'a MoveRecord>)> {
+    let mut grouped: BTreeMap<&str, Vec<&MoveRecord>> = BTreeMap::new();
     for r in records {
-        if let Some(c) = r.class() {
-            out.entry((r.player.clone(), r.color.clone()))
-                .or_default()
-                .add(r.loss, c);
-        }
+        grouped.entry(r.game.as_str()).or_default().push(r);
     }
-    out
-}
-
-/// Every game: a table of its moves, then each side's figures.
-pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
-    let mut by_game: BTreeMap<&str, Vec<&MoveRecord>> = BTreeMap::new();
-    for r in records {
-        by_game.entry(r.game.as_str()).or_default().push(r);
-    }
+    // The games read, then those only read back, as their records come.
     let mut order: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
-    for id in by_game.keys() {
-        if !order.contains(id) {
-            order.push(id);
+    let mut seen: std::collections::HashSet<&str> = order.iter().copied().collect();
+    for r in records {
+        if seen.insert(r.game.as_str()) {
+            order.push(r.game.as_str());
         }
     }
-    let mut s = String::new();
-    for id in order {
-        let Some(moves) = by_game.get(id) else {
-            continue;
-        };
-        // Players as the game list names them, or as its moves do (a
-        // file analysed before, read back).
-        let named = |colour: &str| {
-            moves
-                .iter()
-                .find(|r| r.color == colour)
-                .map(|r| r.player.clone())
-        };
-        let game = games.iter().find(|g| g.id == id);
-        let (black, white) = match game {
-            Some(g) => (g.black.clone(), g.white.clone()),
-            None => (
-                named("black").unwrap_or_default(),
-                named("white").or_else(|| named("red")).unwrap_or_default(),
-            ),
-        };
-        let event = game
-            .and_then(|g| g.event.as_deref())
-            .map_or(String::new(), |e| format!(", {e}"));
-        let _ = writeln!(s, "Game {id}: {black} (black) - {white}{event}");
-        let _ = writeln!(
-            s,
-            "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6}  class",
-            "ply", "colour", "move", "value", "best", "value", "loss"
-        );
-        for r in moves {
-            let _ = writeln!(
-                s,
-                "{:>4}  {:<6} {:<4} {:>7}  {:<4} {:>7}  {:>6.2}  {}{}{}",
-                r.ply,
-                r.color,
-                format!("{}{}", r.mv, r.class().map_or("", |c| c.mark())),
-                value_text(r.value),
-                r.best_move,
-                value_text(r.best_value),
-                r.loss,
-                r.class,
-                match (r.exact, r.error) {
-                    (true, _) => " (exact)".to_string(),
-                    (false, Some(e)) => format!(" (estimate, ±{e:.1})"),
-                    (false, None) => String::new(),
-                },
-                // Why the best move is best, where the move played was not.
-                if r.class().is_some_and(|c| c >= Class::Inaccuracy) {
-                    format!("  best line {}", r.pv)
-                } else {
-                    String::new()
-                },
-            );
-        }
-        for ((player, colour), t) in tallies(moves.iter().copied()) {
-            let _ = writeln!(s, "{player} ({colour}): {}", tally_text(&t));
-        }
+    order
+        .into_iter()
+        .filter_map(|id| {
+            let mut moves = grouped.remove(id)?;
+            moves.sort_by_key(|r| r.ply);
+            Some((id, games.iter().find(|g| g.id == id), moves))
+        })
+        .collect()
+}
+
+/// Every game's text ([`game_text`]), in order.
+pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
+    by_game(games, records)
+        .into_iter()
+        .map(|(id, game, moves)| game_text(id, game, &moves))
+        .collect()
+}
+
+/// Every game's JSON lines ([`game_json`]), in order.
+pub fn games_json(games: &[ReviewGame], records: &[MoveRecord]) -> String {
+    by_game(games, records)
+        .into_iter()
+        .map(|(id, game, moves)| game_json(id, game, &moves))
+        .collect()
+}
+
+/// One game as JSON lines: its facts ([`GameFacts`], `"kind":"game"`),
+/// then each move's record.
+pub fn game_json(id: &str, game: Option<&ReviewGame>, records: &[&MoveRecord]) -> String {
+    let mut s = GameFacts::of(id, game, records).to_json() + "\n";
+    for r in records {
+        s.push_str(&r.to_json());
         s.push('\n');
     }
     s
 }
 
-/// Every player with at least `min_games` games, ranked by average loss
-/// over them (fewest discs lost a move first), then the opening moves most
-/// often lost (by every player).
-pub fn summary_text(records: &[MoveRecord], min_games: usize) -> String {
-    // In one order whatever the files' order (shards read together): sums
-    // of rounded losses then add up to the last bit alike.
-    let mut sorted: Vec<&MoveRecord> = records.iter().collect();
-    sorted.sort_by(|a, b| a.game.cmp(&b.game).then(a.ply.cmp(&b.ply)));
-    let records = sorted;
-    let mut players: BTreeMap<&str, (Tally, std::collections::BTreeSet<&str>)> = BTreeMap::new();
-    for r in records.iter().copied() {
-        if let Some(c) = r.class() {
-            let e = players.entry(r.player.as_str()).or_default();
-            e.0.add(r.loss, c);
-            e.1.insert(r.game.as_str());
+/// A best line as moves apart: `a1 pass h3 h1`.
+pub fn line_text(pv: &str) -> String {
+    parse_moves(pv).map_or_else(
+        |_| pv.to_string(),
+        |moves| {
+            moves
+                .iter()
+                .map(Move::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    )
+}
+
+/// `r`'s value `v` (for its mover) from black's view.
+fn black_view(r: &MoveRecord, v: f64) -> f64 {
+    if r.color == "black" {
+        v
+    } else {
+        -v
+    }
+}
+
+/// The plies of a game's table: each reviewed move, and each pass (from
+/// the game's moves, or for a game read back, where the plies skip one),
+/// with the colour that passed.
+fn rows<'a>(
+    game: Option<&ReviewGame>,
+    records: &[&'a MoveRecord],
+) -> Vec<(usize, Result<&'a MoveRecord, String>)> {
+    let variant = if records.iter().any(|r| r.color == "red") {
+        Variant::Classic
+    } else {
+        Variant::Modern
+    };
+    let last = records.last().map_or(0, |r| r.ply);
+    let mut out: Vec<(usize, Result<&MoveRecord, String>)> = Vec::new();
+    match game {
+        Some(g) => {
+            for (i, (pos, mv)) in g.plies().into_iter().enumerate().take(last) {
+                let ply = i + 1;
+                if mv == Move::Pass {
+                    out.push((ply, Err(pos.side.name(variant).to_string())));
+                } else if let Some(r) = records.iter().find(|r| r.ply == ply) {
+                    out.push((ply, Ok(*r)));
+                }
+            }
+        }
+        None => {
+            let mut prev: Option<&MoveRecord> = None;
+            for &r in records {
+                // One ply skipped between two moves: the other side passed
+                // (the mover of the next move moves again).
+                if prev.is_some_and(|p| p.ply + 2 == r.ply) {
+                    let mover = if r.color == "black" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    out.push((r.ply - 1, Err(mover.other().name(variant).to_string())));
+                }
+                out.push((r.ply, Ok(r)));
+                prev = Some(r);
+            }
         }
     }
-    let all = players.len();
-    let mut ranked: Vec<_> = players
-        .into_iter()
-        .filter(|(_, (t, games))| t.moves > 0 && games.len() >= min_games)
-        .collect();
-    ranked.sort_by(|a, b| {
-        a.1 .0
-            .average_loss()
-            .total_cmp(&b.1 .0.average_loss())
-            .then(a.0.cmp(b.0))
-    });
+    out
+}
+
+/// One game as a person reads it: the heading (players, result, WTHOR's
+/// theoretical score, opening), a row a ply with black's view of the
+/// values, the best line and the next best moves under each move that
+/// lost anything, the turning point, each side's figures.
+pub fn game_text(id: &str, game: Option<&ReviewGame>, records: &[&MoveRecord]) -> String {
+    let facts = GameFacts::of(id, game, records);
     let mut s = String::new();
+    let event = facts
+        .event
+        .as_deref()
+        .map_or(String::new(), |e| format!(", {e}"));
+    let second = records
+        .iter()
+        .find(|r| r.color != "black")
+        .map_or("white", |r| r.color.as_str());
     let _ = writeln!(
         s,
-        "{:>4}  {:<24} {:>5} {:>6} {:>9} {:>6} {:>6} {:>6} {:>8}",
-        "rank", "player", "games", "moves", "loss/move", "inacc", "mist", "blund", "accuracy"
+        "Game {id}: {} (black) - {} ({second}){event}",
+        facts.black, facts.white
     );
-    for (i, (name, (t, games))) in ranked.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "{:>4}  {:<24} {:>5} {:>6} {:>9.2} {:>6} {:>6} {:>6} {:>8.1}",
-            i + 1,
-            name,
-            games.len(),
-            t.moves,
-            t.average_loss(),
-            t.inaccuracies,
-            t.mistakes,
-            t.blunders,
-            t.accuracy()
-        );
+    let mut about = vec![match facts.result {
+        Some(r) => format!(
+            "Result {}-{} ({})",
+            r.black,
+            r.white,
+            match r.score {
+                0 => "a draw".to_string(),
+                s if s > 0 => format!("black by {s}"),
+                s => format!("{second} by {}", -s),
+            }
+        ),
+        None => "Not played to the end".to_string(),
+    }];
+    if let Some(t) = facts.theoretical {
+        about.push(format!(
+            "WTHOR's theoretical score {:+} (perfect play from {} empties)",
+            t.score, t.empties
+        ));
     }
-    if ranked.len() < all {
-        let _ = writeln!(
-            s,
-            "({} of {all} players with fewer than {min_games} games not ranked)",
-            all - ranked.len()
-        );
+    if let Some(o) = &facts.opening {
+        about.push(format!("opening {} ({})", o.name, line_text(&o.line)));
     }
-    let lost = opening_losses(records.iter().copied());
-    if !lost.is_empty() {
+    let _ = writeln!(s, "{}", about.join("; "));
+    let _ = writeln!(
+        s,
+        "Values for black (+ is good for black); loss and class for the mover; \"black\": black's expected score (win + draw/2)."
+    );
+    let _ = writeln!(
+        s,
+        "{:>4}  {:<6} {:<5} {:>7}  {:<4} {:>7}  {:>6}  {:>5}  class",
+        "ply", "colour", "move", "value", "best", "value", "loss", "black"
+    );
+    for (ply, row) in rows(game, records) {
+        let r = match row {
+            Ok(r) => r,
+            Err(colour) => {
+                let _ = writeln!(s, "{ply:>4}  {colour:<6} pass");
+                continue;
+            }
+        };
+        let black_score = if r.color == "black" {
+            r.chances.win + r.chances.draw / 2.0
+        } else {
+            r.chances.loss + r.chances.draw / 2.0
+        };
+        let tags = r.tags.join(", ");
         let _ = writeln!(
             s,
-            "\nOpening moves most often lost (plies 1-{OPENING_PLIES}, a loss of {:.0} discs or more):",
-            crate::engine::review::INACCURACY
+            "{:>4}  {:<6} {:<5} {:>7}  {:<4} {:>7}  {:>6.2}  {:>4.0}%  {}{}{}",
+            r.ply,
+            r.color,
+            format!("{}{}", r.mv, r.class().map_or("", |c| c.mark())),
+            value_text(r.black_value),
+            r.best_move,
+            value_text(black_view(r, r.best_value)),
+            r.loss,
+            black_score * 100.0,
+            r.class,
+            match (r.exact, r.error) {
+                (true, _) => " (exact)".to_string(),
+                (false, Some(e)) => format!(" (estimate, ±{e:.1})"),
+                (false, None) => " (estimate)".to_string(),
+            },
+            if tags.is_empty() {
+                String::new()
+            } else {
+                format!(" - {tags}")
+            },
         );
-        for l in lost.iter().take(10) {
+        if r.loss > 0.0 {
+            // Why the best move is best, and what else there was.
+            let others: Vec<String> = r
+                .moves
+                .iter()
+                .filter(|m| m.mv != r.mv)
+                .take(ALTERNATIVES)
+                .map(|m| format!("{} {}", m.mv, value_text(black_view(r, m.value))))
+                .collect();
             let _ = writeln!(
                 s,
-                "  {} {}: {} times, {:.2} discs on average (best {})",
-                if l.before.is_empty() {
-                    "(start)"
-                } else {
-                    &l.before
-                },
-                l.mv,
-                l.count,
-                l.total / l.count as f64,
-                l.best
+                "{:>24}best line {}; best others {}",
+                "",
+                line_text(&r.pv),
+                others.join(", ")
             );
         }
     }
-    s
-}
-
-/// An opening move played and lost in several games.
-pub struct OpeningLoss {
-    /// The moves before it.
-    pub before: String,
-    pub mv: String,
-    pub best: String,
-    pub count: usize,
-    pub total: f64,
-}
-
-/// Moves of plies up to [`OPENING_PLIES`] that lost at least an
-/// inaccuracy's discs, by position and move, most often first.
-pub fn opening_losses<'a>(records: impl Iterator<Item = &'a MoveRecord>) -> Vec<OpeningLoss> {
-    let mut by: BTreeMap<(String, String), OpeningLoss> = BTreeMap::new();
-    for r in records {
-        let lost = r.class().is_some_and(|c| c >= Class::Inaccuracy);
-        if r.ply > OPENING_PLIES || !lost {
-            continue;
-        }
-        let before = r.line[..r.line.len().saturating_sub(r.mv.len())].to_string();
-        let e = by
-            .entry((before.clone(), r.mv.clone()))
-            .or_insert_with(|| OpeningLoss {
-                before,
-                mv: r.mv.clone(),
-                best: r.best_move.clone(),
-                count: 0,
-                total: 0.0,
-            });
-        e.count += 1;
-        e.total += r.loss;
+    if let Some(t) = &facts.turning_point {
+        let mark = records
+            .iter()
+            .find(|r| r.ply == t.ply)
+            .and_then(|r| r.class())
+            .map_or("", |c| c.mark());
+        let _ = writeln!(
+            s,
+            "{}: {}. {} {}{mark} (black {} -> {}): {}",
+            if t.kind == "result" {
+                "Turning point"
+            } else {
+                "Largest swing"
+            },
+            t.ply,
+            t.color,
+            t.mv,
+            value_text(t.black_before),
+            value_text(t.black_after),
+            match (t.kind.as_str(), t.black_result.as_str()) {
+                ("result", "win") => "black wins from here on",
+                ("result", "loss") => "black loses from here on",
+                ("result", _) => "a draw from here on",
+                _ => "the result stood throughout; this move lost the most",
+            }
+        );
     }
-    let mut out: Vec<OpeningLoss> = by.into_values().collect();
-    out.sort_by(|a, b| b.count.cmp(&a.count).then(b.total.total_cmp(&a.total)));
-    out
+    for ((player, colour), t) in tallies(records.iter().copied()) {
+        let _ = writeln!(s, "{player} ({colour}): {}", tally_text(&t));
+    }
+    s.push('\n');
+    s
 }
 
 /// Each reviewed game as a GGF record (modern games only: GGF has no
@@ -318,40 +363,4 @@ pub fn games_ggf(games: &[ReviewGame], records: &[MoveRecord]) -> Vec<GgfGame> {
         out.push(ggf);
     }
     out
-}
-
-/// A game read back from an analysis file: its moves from the last
-/// reviewed move's line, from the start of its variant.
-fn rebuild(id: &str, moves: &[&MoveRecord]) -> Option<ReviewGame> {
-    let last = moves.iter().max_by_key(|r| r.ply)?;
-    let variant = if moves.iter().any(|r| r.color == "red") {
-        Variant::Classic
-    } else {
-        Variant::Modern
-    };
-    let named = |colour: &str| {
-        moves
-            .iter()
-            .find(|r| r.color == colour)
-            .map(|r| r.player.clone())
-    };
-    let start = Position::start(variant, Color::Black);
-    let mut line = parse_moves(&last.line).ok()?;
-    // Forced passes after the last reviewed move, to the end.
-    let mut pos = start;
-    for &m in &line {
-        pos = pos.play(m)?;
-    }
-    while pos.must_pass() {
-        line.push(Move::Pass);
-        pos = pos.play(Move::Pass)?;
-    }
-    Some(ReviewGame {
-        id: id.to_string(),
-        event: None,
-        black: named("black").unwrap_or_default(),
-        white: named("white").or_else(|| named("red")).unwrap_or_default(),
-        start,
-        moves: line,
-    })
 }

@@ -24,6 +24,9 @@ pub struct ReviewGame {
     pub start: Position,
     /// Every ply from `start`, passes included.
     pub moves: Vec<Move>,
+    /// WTHOR's theoretical score: black minus white with perfect play from
+    /// the position at that many empties, `(score, empties)`.
+    pub theoretical: Option<(i32, u32)>,
 }
 
 impl ReviewGame {
@@ -99,6 +102,7 @@ pub fn read_games(
                 black: r.black,
                 white: r.white,
                 moves: r.moves,
+                theoretical: None,
             })
             .collect()),
         FileKind::Transcripts => {
@@ -119,6 +123,7 @@ pub fn read_games(
                     white: Color::White.name(variant).into(),
                     start,
                     moves,
+                    theoretical: None,
                 });
             }
             Ok(out)
@@ -151,6 +156,7 @@ fn ggf_game(g: &GgfGame, id: String) -> Result<ReviewGame, String> {
             .unwrap_or_else(|| Color::White.name(g.start.variant).into()),
         start: g.start,
         moves,
+        theoretical: None,
     })
 }
 
@@ -195,6 +201,7 @@ fn read_wthor(path: &Path) -> Result<Vec<ReviewGame>, String> {
                 white: name(g.white),
                 start: Position::start(Variant::Modern, Color::Black),
                 moves,
+                theoretical: Some((g.theoretical_result(), u32::from(file.depth))),
             }
         })
         .collect())

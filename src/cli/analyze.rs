@@ -4,7 +4,7 @@
 use super::run_file::RunFileArgs;
 use super::stop::CtrlC;
 use clap::Args;
-use mollett::analyze::report::{games_ggf, games_text, summary_text};
+use mollett::analyze::report::{games_ggf, games_json, games_text, summary_text};
 use mollett::analyze::run::{run, AnalyzeConfig};
 use mollett::engine::review::ReviewDepth;
 use mollett::files::RunFile;
@@ -101,9 +101,7 @@ impl AnalyzeArgs {
             mollett::files::replace(path, text.as_bytes())?;
         }
         if self.json {
-            for r in &analysis.records {
-                println!("{}", r.to_json());
-            }
+            print!("{}", games_json(&analysis.games, &analysis.records));
         } else if self.summary {
             print!(
                 "{}",

@@ -3,6 +3,7 @@
 //! text protocols.
 
 pub mod bench;
+pub mod chances;
 pub mod data;
 pub mod eval;
 pub mod review;

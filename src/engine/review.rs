@@ -3,6 +3,7 @@
 //! every face (`mollett analyze`, scripts, the board): `docs/analyze.md`
 //! states the classes and the accuracy figure.
 
+use crate::engine::chances::{class_error, score_drop, DROP_INACCURACY, DROP_MISTAKE};
 use crate::engine::search::{Engine, Limits, Scoring, Settings};
 use crate::rules::color::Variant;
 use crate::rules::position::Position;
@@ -69,35 +70,16 @@ pub const BLUNDER: f64 = 8.0;
 
 /// A result decided this clearly (discs, for the mover: a win still this
 /// large after the move, or a loss this large with the best move) makes a
-/// move at most a mistake ([`CLEAR`]) or an inaccuracy ([`DECIDED`]): the
-/// discs it gives away do not change who wins, as lichess grades by
-/// winning chances rather than by centipawns.
+/// move whose result stands at most a mistake ([`CLEAR`]) or an inaccuracy
+/// ([`DECIDED`]): the discs it gives away do not change who wins, as
+/// lichess grades by winning chances rather than by centipawns.
 pub const CLEAR: f64 = 10.0;
 pub const DECIDED: f64 = 20.0;
 
-/// An estimated value within this many discs of 0 is read as a draw
-/// (exact values are draws only at 0).
-pub const DRAWISH: f64 = 1.0;
-
-/// Win, draw or loss for the mover, as a value says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl Outcome {
-    pub fn of(value: f64, exact: bool) -> Outcome {
-        let band = if exact { 0.0 } else { DRAWISH };
-        if value > band {
-            Outcome::Win
-        } else if value < -band {
-            Outcome::Loss
-        } else {
-            Outcome::Draw
-        }
-    }
+/// Hundredths, as values are shown: classes are of the values a reader
+/// sees, so a loss shown as 8.00 is a blunder.
+pub fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
 }
 
 impl Class {
@@ -125,29 +107,40 @@ impl Class {
         }
     }
 
-    /// The class of a move worth `value` where the best is worth `best`:
-    /// by its loss ([`Class::of`]), but a move that makes the result worse
-    /// (a win into a draw or a loss, a draw into a loss) is at least a
-    /// mistake, and one that leaves the result as it was is at most a
-    /// mistake when the mover still wins by [`CLEAR`] or more (or loses by
-    /// that much with the best move), at most an inaccuracy from [`DECIDED`].
-    pub fn judge(best: f64, value: f64, exact: bool) -> Class {
-        let by_discs = Class::of(best - value);
-        let (before, after) = (Outcome::of(best, exact), Outcome::of(value, exact));
-        if after < before {
+    /// The class of a move worth `value` where the best is worth `best`,
+    /// values whose mean error is `error` (none: exact), both taken as
+    /// shown (to hundredths): by its loss ([`Class::of`]), but a move that
+    /// drops the mover's expected score ([`score_drop`]) by
+    /// [`DROP_MISTAKE`] is at least a mistake (exact: a win into a draw or a
+    /// loss, a draw into a loss), by [`DROP_INACCURACY`] at least an
+    /// inaccuracy; one whose result stands is at most a mistake when the
+    /// mover still wins by [`CLEAR`] or more (or loses by that much with
+    /// the best move), at most an inaccuracy from [`DECIDED`].
+    pub fn judge(best: f64, value: f64, error: Option<f64>) -> Class {
+        let (best, value) = (round2(best), round2(value));
+        let by_discs = Class::of(round2(best - value));
+        let drop = score_drop(best, value, error);
+        if drop >= DROP_MISTAKE {
             return by_discs.max(Class::Mistake);
         }
-        let margin = match after {
-            Outcome::Win => value,
-            Outcome::Loss => -best,
-            Outcome::Draw => 0.0,
+        let margin = if value > 0.0 {
+            value
+        } else if best < 0.0 {
+            -best
+        } else {
+            0.0
         };
-        if margin >= DECIDED {
+        let capped = if margin >= DECIDED {
             by_discs.min(Class::Inaccuracy)
         } else if margin >= CLEAR {
             by_discs.min(Class::Mistake)
         } else {
             by_discs
+        };
+        if drop >= DROP_INACCURACY {
+            capped.max(Class::Inaccuracy)
+        } else {
+            capped
         }
     }
 
@@ -261,7 +254,7 @@ pub fn review_move(
         best_move,
         best_value,
         loss,
-        class: Class::judge(best_value, value, exact),
+        class: Class::judge(best_value, value, class_error(exact, pos.empty_count())),
         exact,
         pv,
         moves,
@@ -364,16 +357,24 @@ mod tests {
         assert_eq!(Class::of(4.0), Class::Mistake);
         assert_eq!(Class::of(8.0), Class::Blunder);
         // The result weighs: +1 to -1 loses 2 discs but the game (exact).
-        assert_eq!(Class::judge(1.0, -1.0, true), Class::Mistake);
-        assert_eq!(Class::judge(2.0, 0.0, true), Class::Mistake);
+        assert_eq!(Class::judge(1.0, -1.0, None), Class::Mistake);
+        assert_eq!(Class::judge(2.0, 0.0, None), Class::Mistake);
         // A 30-disc win kept at 22 is no blunder; at 12, no more than a mistake.
-        assert_eq!(Class::judge(30.0, 22.0, true), Class::Inaccuracy);
-        assert_eq!(Class::judge(30.0, 12.0, true), Class::Mistake);
-        assert_eq!(Class::judge(30.0, 8.0, true), Class::Blunder);
+        assert_eq!(Class::judge(30.0, 22.0, None), Class::Inaccuracy);
+        assert_eq!(Class::judge(30.0, 12.0, None), Class::Mistake);
+        assert_eq!(Class::judge(30.0, 8.0, None), Class::Blunder);
         // Already lost by 24 with the best move: losing by 34 changes nothing.
-        assert_eq!(Class::judge(-24.0, -34.0, true), Class::Inaccuracy);
-        // An estimate of +0.6 is a draw, not a win thrown away.
-        assert_eq!(Class::judge(0.6, -0.4, false), Class::Good);
+        assert_eq!(Class::judge(-24.0, -34.0, None), Class::Inaccuracy);
+        // An estimate that loses about a disc around an even position is
+        // no mistake, whatever side of 0 it ends (2.f6 of f5 f6, ±3.68).
+        assert_eq!(Class::judge(0.6, -0.4, Some(3.68)), Class::Good);
+        assert_eq!(Class::judge(0.5, -0.67, Some(3.68)), Class::Good);
+        // Losing 4 discs from +2 to -2 moves the result even so.
+        assert_eq!(Class::judge(2.0, -2.0, Some(3.68)), Class::Mistake);
+        // Thresholds apply to the values as shown: a loss shown as 8.00.
+        assert_eq!(Class::judge(8.004, 0.0, None), Class::Blunder);
+        assert_eq!(Class::judge(-3.0, -10.996, Some(3.68)), Class::Blunder);
+        assert_eq!(Class::judge(-3.0, -10.994, Some(3.68)), Class::Mistake);
         assert_eq!(move_accuracy(0.0), 100.0);
         assert_eq!(move_accuracy(4.0), 50.0);
         assert_eq!(move_accuracy(8.0), 25.0);
