@@ -43,6 +43,11 @@ pub struct MoveRecord {
     /// values ([`expected_error`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<f64>,
+    /// Where the game was played, when its file says (GGF's `PC`, WTHOR's
+    /// tournament): kept so that a game read back from an analysis file
+    /// keeps it (its heading, the `PC` of `--ggf`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
 }
 
 /// A legal move and its value for the mover.
@@ -68,6 +73,10 @@ pub struct RunSettings {
     pub eval: String,
     /// The opening book consulted (`none`: reviews search every move).
     pub book: String,
+    /// `--hash`: the table's size changes what a search keeps, so the
+    /// values (absent in files of older runs, which then do not resume).
+    #[serde(default)]
+    pub hash: Option<usize>,
 }
 
 /// The analysis file format [`RunSettings`] heads.
@@ -81,7 +90,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 impl RunSettings {
-    pub fn new(variant: Variant, depth: &ReviewDepth) -> RunSettings {
+    pub fn new(variant: Variant, depth: &ReviewDepth, hash_mb: usize) -> RunSettings {
         use crate::engine::eval::pattern::{EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS};
         RunSettings {
             mollett_analyze: FORMAT,
@@ -94,6 +103,7 @@ impl RunSettings {
                 fnv(EMBEDDED_CLASSIC_WEIGHTS)
             ),
             book: "none".into(),
+            hash: Some(hash_mb),
         }
     }
 
@@ -120,6 +130,8 @@ impl RunSettings {
         diff("--exact", self.exact.to_string(), now.exact.to_string());
         diff("evaluation", self.eval.clone(), now.eval.clone());
         diff("book", self.book.clone(), now.book.clone());
+        let mb = |h: Option<usize>| h.map_or("not recorded".into(), |h| h.to_string());
+        diff("--hash", mb(self.hash), mb(now.hash));
         out
     }
 }
@@ -191,6 +203,7 @@ impl MoveRecord {
             } else {
                 expected_error(empties, depth.depth)
             },
+            event: None,
         }
     }
 

@@ -5,7 +5,10 @@ use super::run_file::RunFileArgs;
 use super::stop::CtrlC;
 use clap::Args;
 use mollett::analyze::report::{games_ggf, games_text, summary_text};
-use mollett::analyze::run::{run, AnalyzeConfig};
+use mollett::analyze::record::MoveRecord;
+use mollett::analyze::run::{run, AnalyzeConfig, Output};
+use mollett::analyze::sources::ReviewGame;
+use std::io::Write;
 use mollett::engine::review::ReviewDepth;
 use mollett::files::RunFile;
 use mollett::rules::Variant;
@@ -92,7 +95,12 @@ impl AnalyzeArgs {
             resume: self.run.resume,
             progress: !self.quiet,
         };
-        let analysis = run(&cfg, &stop())?;
+        let mut out = Stdout {
+            json: self.json,
+            tables: !self.json && !self.summary,
+            given: Vec::new(),
+        };
+        let analysis = run(&cfg, &stop(), &mut out)?;
         if let Some(path) = &self.ggf {
             let text: String = games_ggf(&analysis.games, &analysis.records)
                 .iter()
@@ -100,23 +108,69 @@ impl AnalyzeArgs {
                 .collect();
             mollett::files::replace(path, text.as_bytes())?;
         }
-        if self.json {
-            for r in &analysis.records {
-                println!("{}", r.to_json());
-            }
-        } else if self.summary {
+        if self.summary {
             print!(
                 "{}",
                 summary_text(&analysis.records, self.min_games as usize)
             );
-        } else {
-            print!("{}", games_text(&analysis.games, &analysis.records));
+        } else if !self.json {
+            // The games only read back from analysis files, after those reviewed.
+            let rest: Vec<MoveRecord> = (out.given.iter())
+                .filter(|r| !analysis.games.iter().any(|g| g.id == r.game))
+                .cloned()
+                .collect();
+            print!("{}", games_text(&[], &rest));
         }
         if analysis.interrupted {
             return Err(match &cfg.out {
                 Some(_) => "interrupted: rerun with --resume to analyse the rest".into(),
                 None => "interrupted: give --out to keep what is analysed".into(),
             });
+        }
+        Ok(())
+    }
+}
+
+/// Each game's rows on stdout as soon as the game is done: its JSON lines
+/// (`--json`) or its table; with `--summary`, nothing until the end.
+struct Stdout {
+    json: bool,
+    tables: bool,
+    /// The records read from analysis files, for the tables.
+    given: Vec<MoveRecord>,
+}
+
+impl Stdout {
+    fn print(text: &str) -> Result<(), String> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("stdout: {e}"))
+    }
+}
+
+impl Output for Stdout {
+    fn given(&mut self, records: &[MoveRecord]) -> Result<(), String> {
+        if self.json {
+            Stdout::print(&records.iter().map(|r| r.to_json() + "\n").collect::<String>())?;
+        }
+        if self.tables {
+            self.given = records.to_vec();
+        }
+        Ok(())
+    }
+
+    fn game(&mut self, game: &ReviewGame, records: &[MoveRecord]) -> Result<(), String> {
+        if self.json {
+            Stdout::print(&records.iter().map(|r| r.to_json() + "\n").collect::<String>())?;
+        } else if self.tables {
+            // A game also in an analysis file read: its rows from both, as one table.
+            let mut all: Vec<MoveRecord> = (self.given.iter())
+                .filter(|r| r.game == game.id)
+                .cloned()
+                .collect();
+            all.extend_from_slice(records);
+            Stdout::print(&games_text(std::slice::from_ref(game), &all))?;
         }
         Ok(())
     }
