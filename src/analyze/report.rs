@@ -84,6 +84,7 @@ pub fn games_text(games: &[ReviewGame], records: &[MoveRecord]) -> String {
         };
         let event = game
             .and_then(|g| g.event.as_deref())
+            .or_else(|| moves.iter().find_map(|r| r.event.as_deref()))
             .map_or(String::new(), |e| format!(", {e}"));
         let _ = writeln!(s, "Game {id}: {black} (black) - {white}{event}");
         let _ = writeln!(
@@ -348,7 +349,7 @@ fn rebuild(id: &str, moves: &[&MoveRecord]) -> Option<ReviewGame> {
     }
     Some(ReviewGame {
         id: id.to_string(),
-        event: None,
+        event: moves.iter().find_map(|r| r.event.clone()),
         black: named("black").unwrap_or_default(),
         white: named("white").or_else(|| named("red")).unwrap_or_default(),
         start,
