@@ -3,10 +3,12 @@
 //! file Mollett reads, out as text, JSON lines and a ranked summary.
 //!
 //! Layered, each file using only those listed before it: `sources` reads the
-//! game files, `record` is a reviewed move as a JSON line, `run` reviews
-//! the games (shards, `--out`, `--resume`), `report` prints them. Children
+//! game files, `record` is a reviewed move as a JSON line, `progress` the
+//! progress line, `run` reviews the games (shards, `--out`, `--resume`,
+//! each game handed on as it is done), `report` prints them. Children
 //! import each other, never this file, which only declares.
 
+pub mod progress;
 pub mod record;
 pub mod report;
 pub mod run;
