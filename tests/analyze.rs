@@ -1007,7 +1007,15 @@ fn each_game_is_written_as_soon_as_it_is_done() {
     let dir = tmpdir("analyze-stream");
     let games = a_short_game_then_long_ones(&dir);
     for json in [false, true] {
-        let mut args = vec!["analyze", "--quiet", path_str(&games), "--depth", "12", "--exact", "0"];
+        let mut args = vec![
+            "analyze",
+            "--quiet",
+            path_str(&games),
+            "--depth",
+            "12",
+            "--exact",
+            "0",
+        ];
         if json {
             args.push("--json");
         }
@@ -1032,14 +1040,29 @@ fn each_game_is_written_as_soon_as_it_is_done() {
         let running = child.try_wait().unwrap().is_none();
         child.kill().unwrap();
         child.wait().unwrap();
-        assert!(running, "the first game came only when the run ended: {first:?}");
+        assert!(
+            running,
+            "the first game came only when the run ended: {first:?}"
+        );
         if json {
-            let records: Vec<MoveRecord> = first.iter().map(|l| MoveRecord::parse(l).unwrap()).collect();
-            assert!(records.iter().all(|r| r.game.ends_with("t.txt:1")), "{first:?}");
+            let records: Vec<MoveRecord> = first
+                .iter()
+                .map(|l| MoveRecord::parse(l).unwrap())
+                .collect();
+            assert!(
+                records.iter().all(|r| r.game.ends_with("t.txt:1")),
+                "{first:?}"
+            );
             assert_eq!(records.iter().map(|r| r.ply).collect::<Vec<_>>(), [1, 2, 3]);
         } else {
-            assert!(first[0].starts_with("Game ") && first[0].contains("t.txt:1:"), "{first:?}");
-            assert!(first.iter().any(|l| l.trim_start().starts_with("3 ")), "{first:?}");
+            assert!(
+                first[0].starts_with("Game ") && first[0].contains("t.txt:1:"),
+                "{first:?}"
+            );
+            assert!(
+                first.iter().any(|l| l.trim_start().starts_with("3 ")),
+                "{first:?}"
+            );
         }
     }
 }
@@ -1056,18 +1079,33 @@ fn a_read_only_ggf_is_not_replaced() {
     let ggf = dir.join("kept.ggf");
     std::fs::write(&ggf, "(;GM[Othello]PC[mine];)\n").unwrap();
     std::fs::set_permissions(&ggf, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let o = mollett(&["analyze", path_str(&games), "--depth", "2", "--ggf", path_str(&ggf)]);
+    let o = mollett(&[
+        "analyze",
+        path_str(&games),
+        "--depth",
+        "2",
+        "--ggf",
+        path_str(&ggf),
+    ]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("read-only") && err.trim().lines().count() == 1, "{err}");
+    assert!(
+        err.contains("read-only") && err.trim().lines().count() == 1,
+        "{err}"
+    );
     assert!(stdout(&o).is_empty(), "no work done: {}", stdout(&o));
-    assert_eq!(std::fs::read_to_string(&ggf).unwrap(), "(;GM[Othello]PC[mine];)\n");
+    assert_eq!(
+        std::fs::read_to_string(&ggf).unwrap(),
+        "(;GM[Othello]PC[mine];)\n"
+    );
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&ggf), 0o444);
     // Writable but private: replaced, still private.
     std::fs::set_permissions(&ggf, std::fs::Permissions::from_mode(0o600)).unwrap();
     analyze(&[path_str(&games), "--depth", "2", "--ggf", path_str(&ggf)]);
-    assert!(std::fs::read_to_string(&ggf).unwrap().contains("mollett analyze"));
+    assert!(std::fs::read_to_string(&ggf)
+        .unwrap()
+        .contains("mollett analyze"));
     assert_eq!(mode(&ggf), 0o600);
 }
 
@@ -1083,13 +1121,26 @@ fn a_full_disk_leaves_whole_lines_in_out() {
     std::fs::write(&games, mollett::rules::moveline::moves_text(&moves) + "\n").unwrap();
     let out = dir.join("o.jsonl");
     let mut cmd = std::process::Command::new(mollett_bin());
-    cmd.args(["analyze", "--quiet", path_str(&games), "--depth", "1", "--exact", "0", "--out", path_str(&out)]);
+    cmd.args([
+        "analyze",
+        "--quiet",
+        path_str(&games),
+        "--depth",
+        "1",
+        "--exact",
+        "0",
+        "--out",
+        path_str(&out),
+    ]);
     // SAFETY: async-signal-safe calls only, between fork and exec.
     unsafe {
         cmd.pre_exec(|| {
             // The limit fails the write (EFBIG) instead of killing the process.
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            let limit = libc::rlimit { rlim_cur: 5000, rlim_max: 5000 };
+            let limit = libc::rlimit {
+                rlim_cur: 5000,
+                rlim_max: 5000,
+            };
             libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
             Ok(())
         });
@@ -1100,7 +1151,11 @@ fn a_full_disk_leaves_whole_lines_in_out() {
     assert!(err.contains("o.jsonl"), "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.len() > 1000 && text.len() <= 5000, "{}", text.len());
-    assert!(text.ends_with('\n'), "a torn last line: {:?}", &text[text.len() - 80..]);
+    assert!(
+        text.ends_with('\n'),
+        "a torn last line: {:?}",
+        &text[text.len() - 80..]
+    );
     let records = json_records(&text);
     assert!(records.len() >= 3, "{}", records.len());
 }
@@ -1116,13 +1171,26 @@ fn a_resumed_file_holds_its_records_in_order() {
     let games = dir.join("t.txt");
     std::fs::write(
         &games,
-        format!("{}\nf5d6c3d3c4\n", mollett::rules::moveline::moves_text(&moves)),
+        format!(
+            "{}\nf5d6c3d3c4\n",
+            mollett::rules::moveline::moves_text(&moves)
+        ),
     )
     .unwrap();
     let args = |out: &Path| -> Vec<String> {
-        ["analyze", "--quiet", path_str(&games), "--depth", "4", "--threads", "2", "--out", path_str(out)]
-            .map(String::from)
-            .to_vec()
+        [
+            "analyze",
+            "--quiet",
+            path_str(&games),
+            "--depth",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+            path_str(out),
+        ]
+        .map(String::from)
+        .to_vec()
     };
     let whole = dir.join("whole.jsonl");
     mollett_ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
@@ -1148,12 +1216,24 @@ fn a_resumed_file_holds_its_records_in_order() {
         part.iter().any(|r| r.game.ends_with(":2")),
         "the waiting game written at Ctrl-C: {part:?}"
     );
-    assert!(part.iter().any(|r| r.exact) && part.len() < 55, "cut in the exact reviews: {}", part.len());
+    assert!(
+        part.iter().any(|r| r.exact) && part.len() < 55,
+        "cut in the exact reviews: {}",
+        part.len()
+    );
     let mut again = args(&cut);
     again.push("--resume".into());
     mollett_ok(&again.iter().map(String::as_str).collect::<Vec<_>>());
-    let (a, b) = (std::fs::read_to_string(&cut).unwrap(), std::fs::read_to_string(&whole).unwrap());
-    let order = |t: &str| json_records(t).iter().map(|r| (r.game.clone(), r.ply)).collect::<Vec<_>>();
+    let (a, b) = (
+        std::fs::read_to_string(&cut).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+    );
+    let order = |t: &str| {
+        json_records(t)
+            .iter()
+            .map(|r| (r.game.clone(), r.ply))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(order(&a), order(&b));
     assert_eq!(a, b);
 }
@@ -1173,7 +1253,10 @@ fn a_games_place_survives_its_analysis_file() {
     analyze(&[path_str(&ggf), "--depth", "2", "--out", path_str(&out)]);
     let back = dir.join("back.ggf");
     let text = analyze(&[path_str(&out), "--ggf", path_str(&back)]);
-    assert!(text.contains("g.ggf:1: alice (black) - bob, NBoard Tourney\n"), "{text}");
+    assert!(
+        text.contains("g.ggf:1: alice (black) - bob, NBoard Tourney\n"),
+        "{text}"
+    );
     let games = mollett::rules::ggf::parse_all(&std::fs::read_to_string(&back).unwrap()).unwrap();
     assert_eq!(games[0].place.as_deref(), Some("NBoard Tourney"));
 }

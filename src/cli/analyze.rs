@@ -4,14 +4,14 @@
 use super::run_file::RunFileArgs;
 use super::stop::CtrlC;
 use clap::Args;
-use mollett::analyze::report::{games_ggf, games_text, summary_text};
 use mollett::analyze::record::MoveRecord;
+use mollett::analyze::report::{games_ggf, games_text, summary_text};
 use mollett::analyze::run::{run, AnalyzeConfig, Output};
 use mollett::analyze::sources::ReviewGame;
-use std::io::Write;
 use mollett::engine::review::ReviewDepth;
 use mollett::files::RunFile;
 use mollett::rules::Variant;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -152,7 +152,12 @@ impl Stdout {
 impl Output for Stdout {
     fn given(&mut self, records: &[MoveRecord]) -> Result<(), String> {
         if self.json {
-            Stdout::print(&records.iter().map(|r| r.to_json() + "\n").collect::<String>())?;
+            Stdout::print(
+                &records
+                    .iter()
+                    .map(|r| r.to_json() + "\n")
+                    .collect::<String>(),
+            )?;
         }
         if self.tables {
             self.given = records.to_vec();
@@ -162,7 +167,12 @@ impl Output for Stdout {
 
     fn game(&mut self, game: &ReviewGame, records: &[MoveRecord]) -> Result<(), String> {
         if self.json {
-            Stdout::print(&records.iter().map(|r| r.to_json() + "\n").collect::<String>())?;
+            Stdout::print(
+                &records
+                    .iter()
+                    .map(|r| r.to_json() + "\n")
+                    .collect::<String>(),
+            )?;
         } else if self.tables {
             // A game also in an analysis file read: its rows from both, as one table.
             let mut all: Vec<MoveRecord> = (self.given.iter())
