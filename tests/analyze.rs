@@ -634,6 +634,11 @@ fn resume_refuses_other_settings_and_other_games() {
         &[g, "--depth", "2", "--exact", "10", "--out", o, "--resume"],
         "--exact 22 (this run: 10)",
     );
+    // The table's size changes what a search keeps, so the values.
+    refused(
+        &[g, "--depth", "2", "--hash", "32", "--out", o, "--resume"],
+        "--hash 16 (this run: 32)",
+    );
     // Another game under the same id (t.txt:1).
     std::fs::write(&games, "f5f6e6f4e3c5c4\n").unwrap();
     refused(
@@ -1456,4 +1461,277 @@ fn measure_class_agreement() {
         positions.len(),
         t.elapsed().as_secs_f64()
     );
+}
+
+/// A file of transcripts: a short first game, then two whole tournament
+/// games that take seconds at depth 12.
+fn a_short_game_then_long_ones(dir: &Path) -> PathBuf {
+    let (moves, _) = a_game_with_a_pass();
+    let long = mollett::rules::moveline::moves_text(&moves);
+    let games = dir.join("t.txt");
+    std::fs::write(&games, format!("f5d6c3\n{long}\n{long}\n")).unwrap();
+    games
+}
+
+/// Each game's rows reach stdout as soon as the game is done: a script
+/// reading the output gets the first game's table (and its JSON lines)
+/// while the later games are still being reviewed.
+#[test]
+fn each_game_is_written_as_soon_as_it_is_done() {
+    use std::io::BufRead;
+    let dir = tmpdir("analyze-stream");
+    let games = a_short_game_then_long_ones(&dir);
+    for json in [false, true] {
+        let mut args = vec![
+            "analyze",
+            "--quiet",
+            path_str(&games),
+            "--depth",
+            "12",
+            "--exact",
+            "0",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let mut child = std::process::Command::new(mollett_bin())
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let mut first = Vec::new();
+        // The first game's three moves: JSON lines, or the table up to its blank line.
+        while let Some(line) = lines.next() {
+            let line = line.unwrap();
+            if (json && first.len() == 3) || (!json && line.is_empty()) {
+                break;
+            }
+            first.push(line);
+        }
+        // The rest takes seconds: a run that printed at its end is gone by now.
+        std::thread::sleep(Duration::from_millis(300));
+        let running = child.try_wait().unwrap().is_none();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            running,
+            "the first game came only when the run ended: {first:?}"
+        );
+        if json {
+            let records: Vec<MoveRecord> = first
+                .iter()
+                .map(|l| MoveRecord::parse(l).unwrap())
+                .collect();
+            assert!(
+                records.iter().all(|r| r.game.ends_with("t.txt:1")),
+                "{first:?}"
+            );
+            assert_eq!(records.iter().map(|r| r.ply).collect::<Vec<_>>(), [1, 2, 3]);
+        } else {
+            assert!(
+                first[0].starts_with("Game ") && first[0].contains("t.txt:1:"),
+                "{first:?}"
+            );
+            assert!(
+                first.iter().any(|l| l.trim_start().starts_with("3 ")),
+                "{first:?}"
+            );
+        }
+    }
+}
+
+/// `--ggf` over a read-only file is refused before any work (as root too,
+/// who could write it), the file and its mode as they were; a writable
+/// file replaced keeps its mode.
+#[test]
+fn a_read_only_ggf_is_not_replaced() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tmpdir("analyze-readonly");
+    let games = dir.join("t.txt");
+    std::fs::write(&games, "f5d6c3d3c4f4f6\n").unwrap();
+    let ggf = dir.join("kept.ggf");
+    std::fs::write(&ggf, "(;GM[Othello]PC[mine];)\n").unwrap();
+    std::fs::set_permissions(&ggf, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let o = mollett(&[
+        "analyze",
+        path_str(&games),
+        "--depth",
+        "2",
+        "--ggf",
+        path_str(&ggf),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("read-only") && err.trim().lines().count() == 1,
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty(), "no work done: {}", stdout(&o));
+    assert_eq!(
+        std::fs::read_to_string(&ggf).unwrap(),
+        "(;GM[Othello]PC[mine];)\n"
+    );
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&ggf), 0o444);
+    // Writable but private: replaced, still private.
+    std::fs::set_permissions(&ggf, std::fs::Permissions::from_mode(0o600)).unwrap();
+    analyze(&[path_str(&games), "--depth", "2", "--ggf", path_str(&ggf)]);
+    assert!(std::fs::read_to_string(&ggf)
+        .unwrap()
+        .contains("mollett analyze"));
+    assert_eq!(mode(&ggf), 0o600);
+}
+
+/// A full disk (here a file size limit, which fails writes as a full disk
+/// does) while `--out` grows: the run fails saying why, and the file ends
+/// in a whole line, every line a record `--resume` reads.
+#[test]
+fn a_full_disk_leaves_whole_lines_in_out() {
+    use std::os::unix::process::CommandExt;
+    let dir = tmpdir("analyze-full");
+    let (moves, _) = a_game_with_a_pass();
+    let games = dir.join("t.txt");
+    std::fs::write(&games, mollett::rules::moveline::moves_text(&moves) + "\n").unwrap();
+    let out = dir.join("o.jsonl");
+    let mut cmd = std::process::Command::new(mollett_bin());
+    cmd.args([
+        "analyze",
+        "--quiet",
+        path_str(&games),
+        "--depth",
+        "1",
+        "--exact",
+        "0",
+        "--out",
+        path_str(&out),
+    ]);
+    // SAFETY: async-signal-safe calls only, between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            // The limit fails the write (EFBIG) instead of killing the process.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 5000,
+                rlim_max: 5000,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            Ok(())
+        });
+    }
+    let o = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("o.jsonl"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.len() > 1000 && text.len() <= 5000, "{}", text.len());
+    assert!(
+        text.ends_with('\n'),
+        "a torn last line: {:?}",
+        &text[text.len() - 80..]
+    );
+    let records = json_records(&text);
+    assert!(records.len() >= 3, "{}", records.len());
+}
+
+/// A run of two threads cut short in its first game's exact reviews
+/// (from 22 empties, where each review starts from the table the one
+/// before left), its second game whole, then resumed: the file holds its
+/// records in game and ply order, those of the unbroken run byte for byte.
+#[test]
+fn a_resumed_file_holds_its_records_in_order() {
+    let dir = tmpdir("analyze-resume-order");
+    let (moves, _) = a_game_with_a_pass();
+    let games = dir.join("t.txt");
+    std::fs::write(
+        &games,
+        format!(
+            "{}\nf5d6c3d3c4\n",
+            mollett::rules::moveline::moves_text(&moves)
+        ),
+    )
+    .unwrap();
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "analyze",
+            "--quiet",
+            path_str(&games),
+            "--depth",
+            "4",
+            "--threads",
+            "2",
+            "--out",
+            path_str(out),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let whole = dir.join("whole.jsonl");
+    mollett_ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    let cut = dir.join("cut.jsonl");
+    let mut child = std::process::Command::new(mollett_bin())
+        .args(args(&cut))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    // The settings line and the first game's first 40 moves, the last
+    // two exact (22 and 21 empties): the second game (5 moves) is long
+    // done and waits behind it.
+    while std::fs::read_to_string(&cut).map_or(0, |s| s.lines().count()) < 41 {
+        assert!(t.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert!(!child.wait().unwrap().success(), "an interrupted run fails");
+    let part = json_records(&std::fs::read_to_string(&cut).unwrap());
+    assert!(
+        part.iter().any(|r| r.game.ends_with(":2")),
+        "the waiting game written at Ctrl-C: {part:?}"
+    );
+    assert!(
+        part.iter().any(|r| r.exact) && part.len() < 55,
+        "cut in the exact reviews: {}",
+        part.len()
+    );
+    let mut again = args(&cut);
+    again.push("--resume".into());
+    mollett_ok(&again.iter().map(String::as_str).collect::<Vec<_>>());
+    let (a, b) = (
+        std::fs::read_to_string(&cut).unwrap(),
+        std::fs::read_to_string(&whole).unwrap(),
+    );
+    let order = |t: &str| {
+        json_records(t)
+            .iter()
+            .map(|r| (r.game.clone(), r.ply))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(order(&a), order(&b));
+    assert_eq!(a, b);
+}
+
+/// A GGF game's place (`PC`) stays with its review: in the `--out` file,
+/// and so in the heading and the `--ggf` of the game read back from it.
+#[test]
+fn a_games_place_survives_its_analysis_file() {
+    let dir = tmpdir("analyze-place");
+    let ggf = dir.join("g.ggf");
+    std::fs::write(
+        &ggf,
+        "(;GM[Othello]PC[NBoard Tourney]PB[alice]PW[bob]TY[8]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)\n",
+    )
+    .unwrap();
+    let out = dir.join("o.jsonl");
+    analyze(&[path_str(&ggf), "--depth", "2", "--out", path_str(&out)]);
+    let back = dir.join("back.ggf");
+    let text = analyze(&[path_str(&out), "--ggf", path_str(&back)]);
+    assert!(
+        text.contains("g.ggf:1: alice (black) - bob, NBoard Tourney\n"),
+        "{text}"
+    );
+    let games = mollett::rules::ggf::parse_all(&std::fs::read_to_string(&back).unwrap()).unwrap();
+    assert_eq!(games[0].place.as_deref(), Some("NBoard Tourney"));
 }

@@ -166,7 +166,9 @@ impl GameFacts {
                 || named("white").or_else(|| named("red")).unwrap_or_default(),
                 |g| g.white.clone(),
             ),
-            event: game.and_then(|g| g.event.clone()),
+            event: game
+                .and_then(|g| g.event.clone())
+                .or_else(|| records.iter().find_map(|r| r.event.clone())),
             turning_point: turning_point(records, result.map(|r| r.score)),
             result,
             theoretical: game
@@ -254,7 +256,7 @@ pub fn rebuild(id: &str, moves: &[&MoveRecord]) -> Option<ReviewGame> {
     }
     Some(ReviewGame {
         id: id.to_string(),
-        event: None,
+        event: moves.iter().find_map(|r| r.event.clone()),
         black: named("black").unwrap_or_default(),
         white: named("white").or_else(|| named("red")).unwrap_or_default(),
         start,

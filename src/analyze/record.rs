@@ -59,6 +59,11 @@ pub struct MoveRecord {
     /// [`ONLY_MOVE`], [`MISSED_WIN`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// Where the game was played, when its file says (GGF's `PC`, WTHOR's
+    /// tournament): kept so that a game read back from an analysis file
+    /// keeps it (its heading, the `PC` of `--ggf`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
 }
 
 /// Chances in thousandths.
@@ -102,6 +107,10 @@ pub struct RunSettings {
     pub eval: String,
     /// The opening book consulted (`none`: reviews search every move).
     pub book: String,
+    /// `--hash`: the table's size changes what a search keeps, so the
+    /// values (absent in files of older runs, which then do not resume).
+    #[serde(default)]
+    pub hash: Option<usize>,
 }
 
 /// The analysis file format [`RunSettings`] heads.
@@ -115,7 +124,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 impl RunSettings {
-    pub fn new(variant: Variant, depth: &ReviewDepth) -> RunSettings {
+    pub fn new(variant: Variant, depth: &ReviewDepth, hash_mb: usize) -> RunSettings {
         use crate::engine::eval::pattern::{EMBEDDED_CLASSIC_WEIGHTS, EMBEDDED_WEIGHTS};
         RunSettings {
             mollett_analyze: FORMAT,
@@ -128,6 +137,7 @@ impl RunSettings {
                 fnv(EMBEDDED_CLASSIC_WEIGHTS)
             ),
             book: "none".into(),
+            hash: Some(hash_mb),
         }
     }
 
@@ -154,6 +164,8 @@ impl RunSettings {
         diff("--exact", self.exact.to_string(), now.exact.to_string());
         diff("evaluation", self.eval.clone(), now.eval.clone());
         diff("book", self.book.clone(), now.book.clone());
+        let mb = |h: Option<usize>| h.map_or("not recorded".into(), |h| h.to_string());
+        diff("--hash", mb(self.hash), mb(now.hash));
         out
     }
 }
@@ -234,6 +246,7 @@ impl MoveRecord {
             chances: Chances::of(value, weighed).into(),
             score_drop: drop,
             tags,
+            event: None,
         }
     }
 

@@ -2,9 +2,10 @@
 //! shard, each written to `--out` as it is done so that Ctrl-C and
 //! `--resume` lose nothing already analysed.
 
+use super::progress::Progress;
 use super::record::{read_analysis, read_analysis_from, AnalysisFile, MoveRecord, RunSettings};
 use super::sources::{file_kind, read_games, FileKind, ReviewGame};
-use crate::engine::review::{review_move, ReviewDepth};
+use crate::engine::review::{review_move_after, ReviewDepth};
 use crate::engine::search::{Engine, Settings};
 use crate::files::Writer;
 use crate::rules::color::{Color, Variant};
@@ -15,7 +16,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// What to analyse and how.
 pub struct AnalyzeConfig {
@@ -52,9 +52,25 @@ fn kind_of(path: &std::path::Path) -> Result<FileKind, String> {
     Ok(file_kind(path, &String::from_utf8_lossy(&head)))
 }
 
+/// Where each game's reviews go as soon as the game is done (stdout), in
+/// game order whatever the threads: `given` first, once, with the records
+/// read from analysis files; then `game` with each reviewed game's records
+/// (all of them, those `--resume` found included), the games before it
+/// already handed over. A game cut short (Ctrl-C) is handed over at the
+/// end with the moves it has. An `Err` (a closed stdout) ends the run.
+pub trait Output: Send {
+    fn given(&mut self, records: &[MoveRecord]) -> Result<(), String>;
+    fn game(&mut self, game: &ReviewGame, records: &[MoveRecord]) -> Result<(), String>;
+}
+
 /// Reads every file, then reviews the shard's games (Ctrl-C, through
-/// `stop`, ends the run after the last whole move).
-pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
+/// `stop`, ends the run after the last whole move), each game handed to
+/// `output` as it is done.
+pub fn run(
+    cfg: &AnalyzeConfig,
+    stop: &AtomicBool,
+    output: &mut dyn Output,
+) -> Result<Analysis, String> {
     let mut games: Vec<ReviewGame> = Vec::new();
     let mut given: Vec<MoveRecord> = Vec::new();
     for f in &cfg.files {
@@ -79,7 +95,7 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
         .filter(|(i, _)| i % n == k - 1)
         .map(|(_, g)| g)
         .collect();
-    let settings = RunSettings::new(cfg.variant, &cfg.depth);
+    let settings = RunSettings::new(cfg.variant, &cfg.depth, cfg.hash_mb);
     let mut writer = None;
     let mut done: Vec<MoveRecord> = Vec::new();
     if let Some(out) = &cfg.out {
@@ -116,9 +132,12 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
         })
         .sum();
 
+    output.given(&given)?;
     let progress = Mutex::new(Progress::new(cfg.progress, games.len(), to_do));
     let sink = Mutex::new(Sink {
         writer,
+        output,
+        games: &games,
         next: 0,
         waiting: BTreeMap::new(),
         error: None,
@@ -163,7 +182,7 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
                     });
                     {
                         let mut sink = sink.lock().expect("sink");
-                        sink.finish(gi, whole);
+                        sink.finish(gi, records.clone(), whole);
                         if sink.error.is_some() {
                             failed.store(true, Ordering::SeqCst);
                         }
@@ -183,6 +202,9 @@ pub fn run(cfg: &AnalyzeConfig, stop: &AtomicBool) -> Result<Analysis, String> {
     sink.flush_all();
     if let Some(e) = sink.error {
         return Err(e);
+    }
+    if let Some(w) = sink.writer.take() {
+        in_order(w, &games)?;
     }
     progress.into_inner().expect("progress").finish();
     let mut records = given;
@@ -221,19 +243,42 @@ fn review_game(
 ) -> (Vec<MoveRecord>, bool) {
     let variant = g.start.variant;
     let mut records = Vec::new();
-    for (i, (pos, mv)) in g.plies().into_iter().enumerate() {
+    let plies = g.plies();
+    let is_done = |i: usize| done.get(&(g.id.clone(), i + 1));
+    // The last ply still to review.
+    let last = (0..plies.len()).rfind(|&i| plies[i].1 != Move::Pass && is_done(i).is_none());
+    // The table holds this game's exact reviews so far, from its first:
+    // each exact review starts from the table the one before left (their
+    // values are exact whatever the table; the rest of the record then
+    // depends on the game alone, not on where a run was cut and resumed).
+    let mut exact_so_far = false;
+    for (i, &(pos, mv)) in plies.iter().enumerate() {
         if mv == Move::Pass {
             continue;
         }
         let ply = i + 1;
-        if let Some(r) = done.get(&(g.id.clone(), ply)) {
+        let exact = pos.empty_count() <= depth.exact_from;
+        let done = is_done(i);
+        if let Some(r) = done {
             records.push(r.clone());
-            continue;
+            // An exact ply done before a ply still to review is reviewed
+            // again, its record kept: the table must be the one an unbroken
+            // run leaves to the next.
+            if !(exact && last.is_some_and(|l| l > i)) {
+                continue;
+            }
         }
         if stop.load(Ordering::Relaxed) {
             return (records, false);
         }
-        let review = review_move(eng, &pos, mv, depth, stop);
+        if !(exact && exact_so_far) {
+            eng.clear();
+        }
+        let review = review_move_after(eng, &pos, mv, depth, stop);
+        exact_so_far = exact;
+        if done.is_some() {
+            continue;
+        }
         if stop.load(Ordering::Relaxed) {
             // Cut short: not a review to keep.
             return (records, false);
@@ -242,7 +287,7 @@ fn review_game(
             Color::Black => &g.black,
             Color::White => &g.white,
         };
-        let record = MoveRecord::new(
+        let mut record = MoveRecord::new(
             &g.id,
             ply,
             player,
@@ -253,6 +298,7 @@ fn review_game(
             &depth,
             &review,
         );
+        record.event = g.event.clone();
         each(&record);
         records.push(record);
     }
@@ -300,19 +346,64 @@ fn check_resumed(
     Ok(())
 }
 
-/// Where reviews go as they are made: the `--out` file in game order (a
-/// game's reviews wait until the games before it are whole), so that a
-/// run gives the file one thread gives.
-struct Sink {
+/// Puts the records of the `--out` file `w` in game and ply order where
+/// they are not: a run cut short with several threads writes the games
+/// that wait behind an unfinished one, and its resume then appends the
+/// rest of that game after them. Replaced whole (all or nothing), the
+/// lines themselves unchanged; the settings line stays first.
+fn in_order(w: Writer, games: &[ReviewGame]) -> Result<(), String> {
+    let bytes = w.read()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<&str> = text.lines().collect();
+    if lines.len() < 2 {
+        return Ok(());
+    }
+    let index: HashMap<&str, usize> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.id.as_str(), i))
+        .collect();
+    // A line that is no record of this run's games (none, after the
+    // resume's checks) stays at the end.
+    let key = |line: &str| {
+        MoveRecord::parse(line)
+            .ok()
+            .and_then(|r| Some((*index.get(r.game.as_str())?, r.ply)))
+            .unwrap_or((usize::MAX, 0))
+    };
+    let records = &mut lines[1..];
+    if records.is_sorted_by_key(|l| key(l)) {
+        return Ok(());
+    }
+    records.sort_by_cached_key(|l| key(l));
+    let sorted: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    crate::files::replace(w.path(), sorted.as_bytes())
+}
+
+/// Where reviews go as they are made: the `--out` file a line at a time,
+/// and each whole game to the [`Output`], both in game order (a game's
+/// reviews wait until the games before it are whole), so that a run gives
+/// the file and the stdout one thread gives.
+struct Sink<'a> {
     writer: Option<Writer>,
-    /// The first game not yet whole in the file.
+    output: &'a mut dyn Output,
+    games: &'a [ReviewGame],
+    /// The first game not yet whole.
     next: usize,
-    /// Later games' lines, and whether each game is whole.
-    waiting: BTreeMap<usize, (String, bool)>,
+    /// Games from `next` on: lines not yet in the file, the game's records
+    /// once it is done, and whether it is whole.
+    waiting: BTreeMap<usize, Waiting>,
     error: Option<String>,
 }
 
-impl Sink {
+#[derive(Default)]
+struct Waiting {
+    lines: String,
+    records: Option<Vec<MoveRecord>>,
+    whole: bool,
+}
+
+impl Sink<'_> {
     fn fail(&mut self, e: String) {
         self.error.get_or_insert(e);
     }
@@ -325,37 +416,45 @@ impl Sink {
         if game == self.next {
             self.write(&line);
         } else {
-            self.waiting.entry(game).or_default().0.push_str(&line);
+            self.waiting.entry(game).or_default().lines.push_str(&line);
         }
     }
 
-    /// Game `game` is done (`whole`: to its end): the games after the
-    /// first one not yet whole go out in order as far as they are whole.
-    fn finish(&mut self, game: usize, whole: bool) {
-        if self.writer.is_none() {
-            return;
-        }
-        self.waiting.entry(game).or_default().1 = whole;
-        while self
-            .waiting
-            .get(&self.next)
-            .is_some_and(|(_, whole)| *whole)
-        {
-            let (text, _) = self.waiting.remove(&self.next).expect("just seen");
-            self.write(&text);
+    /// Game `game` is done with `records` (`whole`: to its end): the games
+    /// from the first one not yet whole go out in order as far as they are
+    /// whole.
+    fn finish(&mut self, game: usize, records: Vec<MoveRecord>, whole: bool) {
+        let w = self.waiting.entry(game).or_default();
+        w.records = Some(records);
+        w.whole = whole;
+        while self.waiting.get(&self.next).is_some_and(|w| w.whole) {
+            let w = self.waiting.remove(&self.next).expect("just seen");
+            self.pass_on(self.next, w);
             self.next += 1;
             // The new first game's lines so far; later ones go straight out.
-            if let Some((text, _)) = self.waiting.get_mut(&self.next) {
-                let pending = std::mem::take(text);
+            if let Some(w) = self.waiting.get_mut(&self.next) {
+                let pending = std::mem::take(&mut w.lines);
                 self.write(&pending);
             }
         }
     }
 
+    /// A game's lines not yet written, then its records to the output.
+    fn pass_on(&mut self, game: usize, w: Waiting) {
+        self.write(&w.lines);
+        if let (Some(records), None) = (w.records, &self.error) {
+            if let Err(e) = self.output.game(&self.games[game], &records) {
+                self.fail(e);
+            }
+        }
+    }
+
+    /// At the end: what waits behind a game cut short, in order, whole
+    /// lines (`--resume` finds them by game and ply).
     fn flush_all(&mut self) {
         let waiting = std::mem::take(&mut self.waiting);
-        for (_, (text, _)) in waiting {
-            self.write(&text);
+        for (game, w) in waiting {
+            self.pass_on(game, w);
         }
     }
 
@@ -368,99 +467,5 @@ impl Sink {
                 self.error = Some(e);
             }
         }
-    }
-}
-
-/// The progress line on stderr: games and moves done, the time a move
-/// takes, and an estimate of the time left; at most every two seconds.
-struct Progress {
-    on: bool,
-    games: usize,
-    to_do: usize,
-    done: usize,
-    games_done: usize,
-    start: Instant,
-    last: Option<Instant>,
-    tty: bool,
-}
-
-impl Progress {
-    fn new(on: bool, games: usize, to_do: usize) -> Progress {
-        use std::io::IsTerminal;
-        Progress {
-            on: on && to_do > 0,
-            games,
-            to_do,
-            done: 0,
-            games_done: 0,
-            start: Instant::now(),
-            last: None,
-            tty: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn moved(&mut self, _game: usize) {
-        self.done += 1;
-        self.show(false);
-    }
-
-    fn game_done(&mut self) {
-        self.games_done += 1;
-        self.show(false);
-    }
-
-    fn show(&mut self, last: bool) {
-        if !self.on {
-            return;
-        }
-        let now = Instant::now();
-        if !last && self.last.is_some_and(|t| now - t < Duration::from_secs(2)) {
-            return;
-        }
-        self.last = Some(now);
-        let secs = self.start.elapsed().as_secs_f64();
-        let per_move = if self.done > 0 {
-            secs / self.done as f64
-        } else {
-            0.0
-        };
-        let left = per_move * (self.to_do - self.done) as f64;
-        let width = 30;
-        let filled = width * self.done / self.to_do.max(1);
-        let bar: String = "#".repeat(filled) + &"-".repeat(width - filled);
-        let line = format!(
-            "analyze [{bar}] {}/{} games, {}/{} moves, {per_move:.2} s a move, about {} left",
-            self.games_done,
-            self.games,
-            self.done,
-            self.to_do,
-            duration_text(left)
-        );
-        if self.tty {
-            eprint!("\r{line}\x1b[K");
-        } else {
-            eprintln!("{line}");
-        }
-    }
-
-    fn finish(&mut self) {
-        if self.on {
-            self.show(true);
-            if self.tty {
-                eprintln!();
-            }
-        }
-    }
-}
-
-/// `1h 02m`, `4m 05s`, `12s`.
-fn duration_text(secs: f64) -> String {
-    let s = secs.max(0.0).round() as u64;
-    if s >= 3600 {
-        format!("{}h {:02}m", s / 3600, s / 60 % 60)
-    } else if s >= 60 {
-        format!("{}m {:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
     }
 }

@@ -4,11 +4,14 @@
 use super::run_file::RunFileArgs;
 use super::stop::CtrlC;
 use clap::Args;
+use mollett::analyze::record::MoveRecord;
 use mollett::analyze::report::{games_ggf, games_json, games_text, summary_text};
-use mollett::analyze::run::{run, AnalyzeConfig};
+use mollett::analyze::run::{run, AnalyzeConfig, Output};
+use mollett::analyze::sources::ReviewGame;
 use mollett::engine::review::ReviewDepth;
 use mollett::files::RunFile;
 use mollett::rules::Variant;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -92,7 +95,12 @@ impl AnalyzeArgs {
             resume: self.run.resume,
             progress: !self.quiet,
         };
-        let analysis = run(&cfg, &stop())?;
+        let mut out = Stdout {
+            json: self.json,
+            tables: !self.json && !self.summary,
+            given: Vec::new(),
+        };
+        let analysis = run(&cfg, &stop(), &mut out)?;
         if let Some(path) = &self.ggf {
             let text: String = games_ggf(&analysis.games, &analysis.records)
                 .iter()
@@ -100,15 +108,22 @@ impl AnalyzeArgs {
                 .collect();
             mollett::files::replace(path, text.as_bytes())?;
         }
-        if self.json {
-            print!("{}", games_json(&analysis.games, &analysis.records));
-        } else if self.summary {
+        if self.summary {
             print!(
                 "{}",
                 summary_text(&analysis.records, self.min_games as usize)
             );
         } else {
-            print!("{}", games_text(&analysis.games, &analysis.records));
+            // The games only read back from analysis files, after those reviewed.
+            let rest: Vec<MoveRecord> = (out.given.iter())
+                .filter(|r| !analysis.games.iter().any(|g| g.id == r.game))
+                .cloned()
+                .collect();
+            if self.json {
+                print!("{}", games_json(&[], &rest));
+            } else {
+                print!("{}", games_text(&[], &rest));
+            }
         }
         if analysis.interrupted {
             return Err(match &cfg.out {
@@ -117,5 +132,52 @@ impl AnalyzeArgs {
             });
         }
         Ok(())
+    }
+}
+
+/// Each game's rows on stdout as soon as the game is done: its JSON lines
+/// (`--json`: the game's facts, then its records) or its table; with
+/// `--summary`, nothing until the end.
+struct Stdout {
+    json: bool,
+    tables: bool,
+    /// The records read from analysis files: a game's rows from both are
+    /// written as one game, those only read back at the end.
+    given: Vec<MoveRecord>,
+}
+
+impl Stdout {
+    fn print(text: &str) -> Result<(), String> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("stdout: {e}"))
+    }
+}
+
+impl Output for Stdout {
+    fn given(&mut self, records: &[MoveRecord]) -> Result<(), String> {
+        if self.json || self.tables {
+            self.given = records.to_vec();
+        }
+        Ok(())
+    }
+
+    fn game(&mut self, game: &ReviewGame, records: &[MoveRecord]) -> Result<(), String> {
+        if !self.json && !self.tables {
+            return Ok(());
+        }
+        // A game also in an analysis file read: its rows from both, as one game.
+        let mut all: Vec<MoveRecord> = (self.given.iter())
+            .filter(|r| r.game == game.id)
+            .cloned()
+            .collect();
+        all.extend_from_slice(records);
+        let game = std::slice::from_ref(game);
+        Stdout::print(&if self.json {
+            games_json(game, &all)
+        } else {
+            games_text(game, &all)
+        })
     }
 }

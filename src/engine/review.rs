@@ -202,12 +202,29 @@ pub fn review_move(
     depth: ReviewDepth,
     stop: &AtomicBool,
 ) -> MoveReview {
-    let legal = pos.legal_moves();
-    let exact = pos.empty_count() <= depth.exact_from;
     // From an empty table, so that a move's review depends on its position
     // only: a resumed, sharded or threaded run gives the values an unbroken
     // one does.
     engine.clear();
+    review_move_after(engine, pos, played, depth, stop)
+}
+
+/// [`review_move`] with the engine's table as it is: what the reviews
+/// before it left there orders this one's search. An exact review's values
+/// are the same whatever the table holds (only which of equal moves comes
+/// first, and the line shown, may differ), so `mollett analyze` keeps the
+/// table through a game's exact reviews, each solving positions the one
+/// before solved already; an estimate's values would depend on the table,
+/// so they are made from an empty one.
+pub fn review_move_after(
+    engine: &mut Engine,
+    pos: &Position,
+    played: Move,
+    depth: ReviewDepth,
+    stop: &AtomicBool,
+) -> MoveReview {
+    let legal = pos.legal_moves();
+    let exact = pos.empty_count() <= depth.exact_from;
     if legal.len() == 1 {
         // Forced: valued for the graph, not judged.
         let limits = Limits {

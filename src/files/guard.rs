@@ -122,7 +122,14 @@ pub fn check_output(path: &Path) -> Result<(), String> {
             ))
         }
     }
-    if path.exists() {
+    if let Ok(meta) = std::fs::metadata(path) {
+        // A file made read-only says "do not write me", and root writes
+        // through any mode: refused by its mode, not by the open below.
+        if meta.permissions().readonly() {
+            return Err(format!(
+                "{shown}: is read-only; make it writable or give another name (nothing was written)"
+            ));
+        }
         OpenOptions::new()
             .append(true)
             .open(path)

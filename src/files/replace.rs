@@ -16,10 +16,16 @@ pub fn replace_with(
 ) -> Result<(), String> {
     check_output(path)?;
     let tmp = temp_name(path, "tmp");
+    // The replacement keeps the old file's mode (a file kept private
+    // stays so), not the mode a new file gets.
+    let mode = std::fs::metadata(path).ok().map(|m| m.permissions());
     let result = File::create(&tmp)
         .and_then(|mut f| {
             write(&mut f)?;
             f.flush()?;
+            if let Some(mode) = mode {
+                f.set_permissions(mode)?;
+            }
             f.sync_all()
         })
         .and_then(|()| std::fs::rename(&tmp, path));

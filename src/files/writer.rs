@@ -67,12 +67,20 @@ impl Writer {
             .map_err(|e| format!("{}: {e}", self.path.display()))
     }
 
-    /// Appends `text` (whole lines) in one write and flushes.
+    /// Appends `text` (whole lines) in one write and flushes. A write that
+    /// fails part way (a full disk) is cut back to where the file ended, so
+    /// that the file never ends in a torn line.
     pub fn append(&mut self, text: &str) -> Result<(), String> {
+        let before = self.file.metadata().map(|m| m.len());
         self.file
             .write_all(text.as_bytes())
             .and_then(|()| self.file.flush())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+            .map_err(|e| {
+                if let Ok(len) = before {
+                    let _ = self.file.set_len(len);
+                }
+                format!("{}: {e}", self.path.display())
+            })
     }
 }
 

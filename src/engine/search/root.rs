@@ -89,6 +89,58 @@ impl Worker<'_> {
         }
     }
 
+    /// A root child's value in (`floor`, `beta`) for multi-PV, where each
+    /// move needs its own value: searched first in a narrow window around
+    /// `guess` (the move's value from the iteration before, or the
+    /// presearch's before a solve), widened on each failure, as the single
+    /// best move's search is. A solve's value is the one the whole window
+    /// gives, for fewer nodes; a midgame value may differ a little (the
+    /// search's pruning sees the window) but depends on the position alone
+    /// (`mollett analyze`'s figures: docs/history.md, issue 79).
+    fn aspired_value(
+        &mut self,
+        mode: Mode,
+        child: &Position,
+        (floor, beta): (i32, i32),
+        guess: Option<i32>,
+    ) -> i32 {
+        let u = UNITS_PER_DISC;
+        let (g, step) = match (mode, guess) {
+            (Mode::Midgame(depth), Some(g)) if depth >= self.params.aspiration_min_depth => {
+                (g, self.params.aspiration_window.max(1))
+            }
+            // Whole discs, an even score as a full board's.
+            (Mode::Solve(_), Some(g)) => (
+                2 * u * (g as f64 / (2 * u) as f64).round() as i32,
+                EXACT_ASPIRATION_WINDOW * u,
+            ),
+            _ => return self.child_value(mode, child, floor, beta),
+        };
+        let (mut a, mut b) = ((g - step).max(floor), (g + step).min(beta));
+        if a >= b {
+            return self.child_value(mode, child, floor, beta);
+        }
+        let mut delta = step;
+        loop {
+            let v = self.child_value(mode, child, a, b);
+            if self.stopped {
+                return v;
+            }
+            // Widened on the failing side only, as the iterations' windows
+            // are: a midgame search is not always consistent (a fail low
+            // may fail high in the next window), and windows that only grow
+            // end.
+            if v <= a && a > floor {
+                a = (v.min(a) - delta).max(floor);
+            } else if v >= b && b < beta {
+                b = (v.max(b) + delta).min(beta);
+            } else {
+                return v;
+            }
+            delta *= 2;
+        }
+    }
+
     /// Searches the root moves once in (`alpha`, `beta`): PVS for a plain
     /// search; for multi-PV, every move that might rank among the first
     /// `multi_pv` (or lie within `margin` of the best) gets an exact score.
@@ -134,7 +186,11 @@ impl Worker<'_> {
                     (None, _) => INFINITY,
                 };
                 let floor = kth.min(near).max(alpha);
-                (self.child_value(mode, &child, floor, beta), floor)
+                let guess = moves[i].exact.then_some(moves[i].score);
+                (
+                    self.aspired_value(mode, &child, (floor, beta), guess),
+                    floor,
+                )
             } else if i == 0 {
                 (self.child_value(mode, &child, alpha, beta), alpha)
             } else {
