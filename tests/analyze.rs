@@ -1502,10 +1502,11 @@ fn each_game_is_written_as_soon_as_it_is_done() {
             .unwrap();
         let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
         let mut first = Vec::new();
-        // The first game's three moves: JSON lines, or the table up to its blank line.
+        // The first game's facts line and three moves as JSON lines, or
+        // its table up to the blank line.
         while let Some(line) = lines.next() {
             let line = line.unwrap();
-            if (json && first.len() == 3) || (!json && line.is_empty()) {
+            if (json && first.len() == 4) || (!json && line.is_empty()) {
                 break;
             }
             first.push(line);
@@ -1520,7 +1521,11 @@ fn each_game_is_written_as_soon_as_it_is_done() {
             "the first game came only when the run ended: {first:?}"
         );
         if json {
-            let records: Vec<MoveRecord> = first
+            assert!(
+                first[0].contains("\"kind\":\"game\"") && first[0].contains("t.txt:1\""),
+                "{first:?}"
+            );
+            let records: Vec<MoveRecord> = first[1..]
                 .iter()
                 .map(|l| MoveRecord::parse(l).unwrap())
                 .collect();
@@ -1729,7 +1734,7 @@ fn a_games_place_survives_its_analysis_file() {
     let back = dir.join("back.ggf");
     let text = analyze(&[path_str(&out), "--ggf", path_str(&back)]);
     assert!(
-        text.contains("g.ggf:1: alice (black) - bob, NBoard Tourney\n"),
+        text.contains("g.ggf:1: alice (black) - bob (white), NBoard Tourney\n"),
         "{text}"
     );
     let games = mollett::rules::ggf::parse_all(&std::fs::read_to_string(&back).unwrap()).unwrap();

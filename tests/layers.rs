@@ -386,9 +386,11 @@ fn state_writes(text: &str) -> Vec<String> {
                 .any(|op| rest.starts_with(op))
                 && !rest.starts_with("==")
                 && !rest.starts_with("=>");
-            let mutates = [".push", ".pop", ".splice", ".shift", ".unshift", ".sort", ".fill"]
-                .iter()
-                .any(|m| place.ends_with(m));
+            let mutates = [
+                ".push", ".pop", ".splice", ".shift", ".unshift", ".sort", ".fill",
+            ]
+            .iter()
+            .any(|m| place.ends_with(m));
             if assigns || mutates {
                 out.push(line.trim().to_string());
                 break;
@@ -410,7 +412,11 @@ fn the_page_writes_its_state_in_the_controller_only() {
         }
         let text = std::fs::read_to_string(www.join(file)).unwrap();
         for w in state_writes(&text) {
-            let who = if is_view(file) { "a view" } else { "not the controller" };
+            let who = if is_view(file) {
+                "a view"
+            } else {
+                "not the controller"
+            };
             wrong.push(format!("{file} ({who}) writes the state: {w}"));
         }
     }

@@ -94,8 +94,14 @@ async fn site_caching(request: Request, next: axum::middleware::Next) -> Respons
     if status.is_success() || status == StatusCode::NOT_MODIFIED {
         let cache = if hashed { IMMUTABLE } else { REVALIDATE };
         let headers = response.headers_mut();
-        headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static(cache));
-        headers.append(header::VARY, header::HeaderValue::from_static("accept-encoding"));
+        headers.insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static(cache),
+        );
+        headers.append(
+            header::VARY,
+            header::HeaderValue::from_static("accept-encoding"),
+        );
     }
     response
 }

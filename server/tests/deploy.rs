@@ -57,7 +57,14 @@ fn plain_http_is_sent_to_the_https_port_in_use() {
 #[test]
 fn the_site_goes_through_nginx_as_the_server_sends_it_compressed_once_cached_by_name() {
     let (_d, site, db) = common::scratch_built();
-    let n = Node::start(&db, &site, &deploy_flags().iter().map(String::as_str).collect::<Vec<_>>());
+    let n = Node::start(
+        &db,
+        &site,
+        &deploy_flags()
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     let test = "the_site_goes_through_nginx_as_the_server_sends_it_compressed_once_cached_by_name";
     let Some(front) = Front::start(test, &[n.addr]) else {
         return;
@@ -78,7 +85,11 @@ fn the_site_goes_through_nginx_as_the_server_sends_it_compressed_once_cached_by_
     );
     let gzipped = get("/app.0123456789ab.js", "gzip");
     assert_eq!(gzipped.body, "gzip bytes of the script", "{gzipped:?}");
-    assert_eq!(gzipped.header("content-encoding"), Some("gzip"), "{gzipped:?}");
+    assert_eq!(
+        gzipped.header("content-encoding"),
+        Some("gzip"),
+        "{gzipped:?}"
+    );
     // The page: its copy, asked for again every time.
     let page = get("/", "br");
     assert_eq!(page.body, "brotli bytes of the page", "{page:?}");

@@ -50,7 +50,12 @@ async fn the_builds_compressed_copies_are_sent_with_a_years_caching_for_hashed_n
         "{head}"
     );
     assert!(head.contains("vary: accept-encoding"), "{head}");
-    assert!(header(&head, "content-type").unwrap().contains("javascript"), "{head}");
+    assert!(
+        header(&head, "content-type")
+            .unwrap()
+            .contains("javascript"),
+        "{head}"
+    );
     let (_, head, body) = get(addr, "/app.0123456789ab.js", "gzip").await;
     assert_eq!(body, b"gzip bytes of the script", "{head}");
     assert_eq!(header(&head, "content-encoding"), Some("gzip"), "{head}");
@@ -65,7 +70,12 @@ async fn the_builds_compressed_copies_are_sent_with_a_years_caching_for_hashed_n
         assert_eq!(body, b"brotli bytes of the page", "{path}: {head}");
         assert_eq!(header(&head, "content-encoding"), Some("br"), "{head}");
         assert_eq!(header(&head, "cache-control"), Some("no-cache"), "{head}");
-        assert!(header(&head, "content-type").unwrap().starts_with("text/html"), "{head}");
+        assert!(
+            header(&head, "content-type")
+                .unwrap()
+                .starts_with("text/html"),
+            "{head}"
+        );
     }
 
     // A file without copies goes as it is: nothing is compressed per request.

@@ -150,9 +150,9 @@ impl PatternEval {
 
     /// The shipped weights for `variant`'s positions.
     pub fn embedded(variant: Variant) -> Result<PatternEval, WeightError> {
-        Ok(PatternEval::new(&PatternWeights::from_bytes(shipped_bytes(
-            variant,
-        ))?))
+        Ok(PatternEval::new(&PatternWeights::from_bytes(
+            shipped_bytes(variant),
+        )?))
     }
 
     /// PatternWeights from a file written by `mollett train`.
@@ -259,9 +259,8 @@ impl EmbeddedEval {
         cell.get_or_init(|| {
             // Natively the files are tested; in the browser a file that
             // could not be fetched ends here (a trap that stops the Worker).
-            PatternEval::embedded(variant).unwrap_or_else(|e| {
-                panic!("the shipped {variant} weights cannot be read: {e}")
-            })
+            PatternEval::embedded(variant)
+                .unwrap_or_else(|e| panic!("the shipped {variant} weights cannot be read: {e}"))
         })
     }
 }
