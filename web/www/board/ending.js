@@ -46,7 +46,9 @@ export function bindEnding() {
   const now = S.clock ? controlText(S.clock) : "";
   sel.value = known.includes(now) ? now : "custom";
   $("#clock-custom").hidden = sel.value !== "custom";
-  if (sel.value === "custom") { $("#clock-min").value = S.clock.main / 60; $("#clock-inc").value = S.clock.inc; }
+  // Four decimals: 5 s reads 0.0833, not 0.08333333333333333, and reads
+  // back as 5 s (custom() rounds to hundredths of a second).
+  if (sel.value === "custom") { $("#clock-min").value = +(S.clock.main / 60).toFixed(4); $("#clock-inc").value = S.clock.inc; }
   const apply = () => {
     $("#clock-custom").hidden = sel.value !== "custom";
     chooseControl(sel.value === "custom" ? custom() : sel.value);
