@@ -100,6 +100,8 @@ def edit_board(browser, base):
     ctx, page = open_page(browser, base, "?human=both&moves=f5")
     wait_ready(page)
     page.click("#edit")
+    # Drawn at the next animation frame.
+    page.wait_for_function("() => document.querySelector('#setup-side').value === 'O'", timeout=5000)
     t.check(page.input_value("#setup-side") == "O", "Edit board after f5: white to move", page.input_value("#setup-side"))
     page.click("#setup-done")
     page.wait_for_selector('#status[data-state="human-to-move"]', timeout=20000)
@@ -228,7 +230,8 @@ def review_figures(browser, base):
     ctx, page = review_page(browser, base)
     bad = []
     shown = 0
-    by_class = {}  # the losses shown as "good" and as an "inaccuracy"
+    by_class = {}  # the losses shown, by class
+    shifted, unexplained = [], []  # classes moved by winning chances; a reason said where none was
     for k in range(1, len(GAME) // 2 + 1):
         page.click(f'.ply[data-ply="{k}"]')
         page.wait_for_selector(f'.ply.current[data-ply="{k}"]', timeout=5000)
@@ -238,18 +241,33 @@ def review_figures(browser, base):
             continue
         shown += 1
         by_class.setdefault(m.group(4), set()).add(m.group(5))
+        # A class other than the discs' alone (2, 4, 8) says why.
+        loss_shown = float(m.group(5))
+        by_discs = "blunder" if loss_shown >= 8 else "mistake" if loss_shown >= 4 else "inaccuracy" if loss_shown >= 2 else "good"
+        order = ["good", "inaccuracy", "mistake", "blunder"]
+        said = ("raised" if "result it puts at risk" in text else "lowered" if "result stands" in text else None)
+        if m.group(4) in order and order.index(m.group(4)) != order.index(by_discs):
+            up = order.index(m.group(4)) > order.index(by_discs)
+            shifted.append((m.group(0), said if said == ("raised" if up else "lowered") else None))
+        elif said:
+            unexplained.append(m.group(0))
         value, loss, best = float(m.group(3)), float(m.group(5)), float(m.group(7))
         # ... and "1 disc", not "1 discs".
         if abs(best - value - loss) > 1e-9 or (m.group(5) == "1") != (" disc lost" in m.group(0)):
             bad.append(m.group(0))
     t.check(shown > 10 and not bad, "every loss shown is the best value less the value, as shown",
             f"{shown} shown; " + "; ".join(bad[:4]))
-    # The classes are drawn at whole discs (2 lost is an inaccuracy): no
-    # loss shown is "good" at one ply and an "inaccuracy" at another, and
-    # each is on its side of the line.
-    good, inacc = by_class.get("good", set()), by_class.get("inaccuracy", set())
-    t.check(not good & inacc and all(float(x) < 2 for x in good) and all(float(x) >= 2 for x in inacc),
-            "a loss shown is good below 2 discs and an inaccuracy from 2, at every ply", str(by_class))
+    # The classes go by discs (2 lost is an inaccuracy, 4 a mistake, 8 a
+    # blunder), moved by winning chances (docs/analyze.md): a loss shown
+    # from 2 discs is never "good", and a move marked other than its discs
+    # say (near the result's edge, or with the result decided) says why,
+    # in the right direction; no other move says so.
+    good = by_class.get("good", set())
+    t.check(all(float(x) < 2 for x in good), "no loss shown from 2 discs is good", str(by_class))
+    wrong = [(g, s) for g, s in shifted if s is None]
+    t.check(shifted and not wrong and not unexplained,
+            f"a class moved from its discs' says why, and only then ({len(shifted)} moved)",
+            f"{len(shifted)} moved; unsaid: {wrong[:3]}; said without a move: {unexplained[:3]}")
     # One value per ply: the graph's point of each reviewed move is the
     # review's value, and says what it is (the review's depth, or exact).
     wrong = page.evaluate("""() => {

@@ -176,6 +176,25 @@ export function reviewLoss(best, value) {
   return Number.isInteger(l) ? String(l) : l.toFixed(1);
 }
 
+// The classes in order, and a loss's class by discs alone (2, 4 and 8
+// discs: src/engine/review.rs Class::of). The engine moves a class up
+// where the move puts the result at risk (winning chances) and down where
+// the result stands whatever was played (docs/analyze.md): the review line
+// says which, so that two moves that lose the same discs and are marked
+// apart say why.
+const CLASS_ORDER = ["forced", "best", "good", "inaccuracy", "mistake", "blunder"];
+export function discClass(loss) {
+  return loss >= 8 ? "blunder" : loss >= 4 ? "mistake" : loss >= 2 ? "inaccuracy" : loss > 0 ? "good" : "best";
+}
+
+// +1 where the review's class is above its loss's class by discs, -1
+// where below, 0 where the same (forced moves: 0).
+export function classShift(r) {
+  if (r.cls === "forced" || !CLASS_ORDER.includes(r.cls)) return 0;
+  const loss = Math.round((r.bestValue - r.value) * 100) / 100;
+  return Math.sign(CLASS_ORDER.indexOf(r.cls) - CLASS_ORDER.indexOf(discClass(loss)));
+}
+
 // The review's values of every legal move at `node` (from the review of
 // the move played there), as hints: [{move, score, text, kind}], with the
 // review's depth and whether it was exact; null where no move from `node`

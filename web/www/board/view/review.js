@@ -4,7 +4,7 @@
 // Reads the state only.
 
 import { S } from "../state.js";
-import { reviewTally, isMistake, MARKS, reviewValue as fmt, reviewLoss } from "../ops.js";
+import { reviewTally, isMistake, MARKS, reviewValue as fmt, reviewLoss, classShift } from "../ops.js";
 import { t, has, player } from "../../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -35,6 +35,9 @@ export function drawReview() {
       const loss = reviewLoss(r.bestValue, r.value);
       parts.push(+loss > 0 ? t("board.rev.lost", { move, cls, n: loss, best: `${r.best} ${fmt(r.bestValue)}` })
         : t("board.rev.move", { move, cls }));
+      // Why the class is not the discs' alone (winning chances).
+      const shift = classShift(r);
+      if (shift) parts.push(t(shift > 0 ? "board.rev.raised" : "board.rev.lowered"));
       // Why the best move is best, and what each move was worth (reviews
       // read from a file or kept from an older page have neither).
       if (r.pv && r.pv.length > 1) parts.push(t("board.rev.line", { line: r.pv.join(" ") }));

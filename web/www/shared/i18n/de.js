@@ -232,6 +232,8 @@ export default {
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": {"one": "{move}: {cls}, {n} Stein verloren; am besten {best}.", "other": "{move}: {cls}, {n} Steine verloren; am besten {best}."},
   "board.rev.line": "Beste Folge: {line}.",
+  "board.rev.raised": "Bewertet nach dem gefährdeten Ergebnis, nicht nur nach den Steinen.",
+  "board.rev.lowered": "Das Ergebnis steht, daher milder bewertet als nach den Steinen.",
   "board.rev.values": "Alle Züge: {values}.",
   "board.cls.best": "bester Zug",
   "board.cls.good": "gut",

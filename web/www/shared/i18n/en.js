@@ -238,6 +238,8 @@ export default {
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": {"one": "{move}: {cls}, {n} disc lost; best {best}.", "other": "{move}: {cls}, {n} discs lost; best {best}."},
   "board.rev.line": "Best line: {line}.",
+  "board.rev.raised": "Marked for the result it puts at risk, not for the discs alone.",
+  "board.rev.lowered": "The result stands, so it is marked lighter than its discs.",
   "board.rev.values": "Every move: {values}.",
   "board.cls.best": "best",
   "board.cls.good": "good",

@@ -232,6 +232,8 @@ export default {
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": {"one": "{move}: {cls}, {n} ficha perdida; la mejor {best}.", "other": "{move}: {cls}, {n} fichas perdidas; la mejor {best}."},
   "board.rev.line": "Mejor línea: {line}.",
+  "board.rev.raised": "Marcada por el resultado que pone en riesgo, no solo por las fichas.",
+  "board.rev.lowered": "El resultado no cambia, así que se marca más suave que por las fichas.",
   "board.rev.values": "Todas las jugadas: {values}.",
   "board.cls.best": "la mejor",
   "board.cls.good": "buena",

@@ -233,6 +233,8 @@ export default {
   "board.rev.move": "{move}: {cls}।",
   "board.rev.lost": {"one": "{move}: {cls}, {n} गोटी का नुकसान; सबसे अच्छी {best}।", "other": "{move}: {cls}, {n} गोटियों का नुकसान; सबसे अच्छी {best}।"},
   "board.rev.line": "सबसे अच्छा क्रम: {line}।",
+  "board.rev.raised": "केवल गोटियों के लिए नहीं, खतरे में पड़े परिणाम के लिए चिह्नित।",
+  "board.rev.lowered": "परिणाम नहीं बदलता, इसलिए गोटियों से हल्का चिह्नित।",
   "board.rev.values": "हर चाल: {values}।",
   "board.cls.best": "सबसे अच्छी",
   "board.cls.good": "अच्छी",

@@ -237,6 +237,8 @@ export default {
   "board.rev.move": "{move}: {cls}.",
   "board.rev.lost": {"one": "{move}: {cls}, strata {n} pionka; najlepszy {best}.", "few": "{move}: {cls}, strata {n} pionków; najlepszy {best}.", "many": "{move}: {cls}, strata {n} pionków; najlepszy {best}.", "other": "{move}: {cls}, strata {n} pionka; najlepszy {best}."},
   "board.rev.line": "Najlepszy wariant: {line}.",
+  "board.rev.raised": "Oznaczony za zagrożony wynik, nie tylko za piony.",
+  "board.rev.lowered": "Wynik się nie zmienia, więc ocena jest łagodniejsza niż za same piony.",
   "board.rev.values": "Wszystkie ruchy: {values}.",
   "board.cls.best": "najlepszy",
   "board.cls.good": "dobry",
