@@ -431,6 +431,12 @@ fn interrupted_and_sharded_runs_lose_nothing() {
     assert!(!status.success(), "an interrupted run fails");
     let part = json_records(&std::fs::read_to_string(&cut).unwrap());
     assert!(!part.is_empty() && part.len() < all.len(), "{}", part.len());
+    // Cut among the first game's estimates: its resume must rebuild the
+    // table the game's first plies left, or the values after differ.
+    assert!(
+        part.iter().all(|r| !r.exact && r.game == part[0].game),
+        "cut in the first game's estimates"
+    );
     // Without --resume the file is not replaced.
     let o = mollett(
         &args(&cut, "5/1000")

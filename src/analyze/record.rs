@@ -97,7 +97,9 @@ pub struct MoveValue {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunSettings {
-    /// The format of the lines below (this one: 3).
+    /// The format of the lines below and how their values are made (this
+    /// one: 4, estimates from a table kept through the game; a file of 3
+    /// made each estimate from an empty table, so it does not resume).
     pub mollett_analyze: u32,
     /// The rule set transcripts are read in.
     pub variant: String,
@@ -114,7 +116,7 @@ pub struct RunSettings {
 }
 
 /// The analysis file format [`RunSettings`] heads.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 /// FNV-1a, 64 bits: a weight file's identity.
 fn fnv(bytes: &[u8]) -> u64 {

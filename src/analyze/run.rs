@@ -247,35 +247,31 @@ fn review_game(
     let is_done = |i: usize| done.get(&(g.id.clone(), i + 1));
     // The last ply still to review.
     let last = (0..plies.len()).rfind(|&i| plies[i].1 != Move::Pass && is_done(i).is_none());
-    // The table holds this game's exact reviews so far, from its first:
-    // each exact review starts from the table the one before left (their
-    // values are exact whatever the table; the rest of the record then
-    // depends on the game alone, not on where a run was cut and resumed).
-    let mut exact_so_far = false;
+    // One table for the whole game, cleared at its start: each review
+    // starts from the table the one before left, so it searches positions
+    // the previous ply searched already (a move's estimate then depends on
+    // the game's plies before it, never on the thread count, the order of
+    // games or where a run was cut and resumed; exact values not at all).
+    eng.clear();
     for (i, &(pos, mv)) in plies.iter().enumerate() {
         if mv == Move::Pass {
             continue;
         }
         let ply = i + 1;
-        let exact = pos.empty_count() <= depth.exact_from;
         let done = is_done(i);
         if let Some(r) = done {
             records.push(r.clone());
-            // An exact ply done before a ply still to review is reviewed
-            // again, its record kept: the table must be the one an unbroken
-            // run leaves to the next.
-            if !(exact && last.is_some_and(|l| l > i)) {
+            // A ply done before a ply still to review is reviewed again,
+            // its record kept: the table must be the one an unbroken run
+            // leaves to the next.
+            if !last.is_some_and(|l| l > i) {
                 continue;
             }
         }
         if stop.load(Ordering::Relaxed) {
             return (records, false);
         }
-        if !(exact && exact_so_far) {
-            eng.clear();
-        }
         let review = review_move_after(eng, &pos, mv, depth, stop);
-        exact_so_far = exact;
         if done.is_some() {
             continue;
         }

@@ -212,10 +212,11 @@ pub fn review_move(
 /// [`review_move`] with the engine's table as it is: what the reviews
 /// before it left there orders this one's search. An exact review's values
 /// are the same whatever the table holds (only which of equal moves comes
-/// first, and the line shown, may differ), so `mollett analyze` keeps the
-/// table through a game's exact reviews, each solving positions the one
-/// before solved already; an estimate's values would depend on the table,
-/// so they are made from an empty one.
+/// first, and the line shown, may differ); an estimate's value depends on
+/// what the table holds. `mollett analyze` keeps the table through a whole
+/// game, cleared at its start and its plies reviewed in order, so each
+/// review searches positions the one before searched already and its
+/// values depend on the game alone.
 pub fn review_move_after(
     engine: &mut Engine,
     pos: &Position,

@@ -406,7 +406,22 @@ impl Worker<'_> {
             if report.exact || (moves.len() == 1 && (plan.soft.is_some() || plan.hard.is_some())) {
                 return report;
             }
-            depth += 1;
+            // Multi-PV to a fixed depth (every move its own value, as a
+            // review wants) deepens two plies at a time from the aspiration
+            // depth, to `max_depth` exactly: each move's window is then
+            // centred on its value at the same parity, and an iteration of
+            // every move is dear (issue 79: a review's CPU -16 %). A search
+            // on the clock keeps every depth, to stop at the latest one.
+            depth += if plan.multi()
+                && plan.soft.is_none()
+                && plan.hard.is_none()
+                && depth >= self.params.aspiration_min_depth
+                && depth + 1 < max_depth
+            {
+                2
+            } else {
+                1
+            };
         }
 
         if !plan.endgame || self.stopped {
