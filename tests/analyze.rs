@@ -906,6 +906,70 @@ fn each_record_explains_its_move() {
         .all(|r| r.error.is_none()));
 }
 
+/// Every 50th game of `games` from game `skip`: its position at `empties`
+/// with the move played there, where that move had an alternative; at most
+/// `sample` of them. The measurements' positions.
+fn sample_positions(
+    games: &[mollett::analyze::sources::ReviewGame],
+    skip: usize,
+    empties: u32,
+    sample: usize,
+) -> Vec<(Position, Move)> {
+    games
+        .iter()
+        .skip(skip)
+        .step_by(50)
+        .filter_map(|g| {
+            g.plies()
+                .into_iter()
+                .find(|(p, m)| p.empty_count() == empties && *m != Move::Pass)
+        })
+        .filter(|(p, _)| p.legal_moves().len() > 1)
+        .take(sample)
+        .collect()
+}
+
+/// Reviews each of `positions`' moves twice, at the defaults (an
+/// estimate) and exactly, on `cores` threads (one search thread each), and
+/// hands `each` the position and both reviews.
+fn estimate_and_exact(
+    positions: &[(Position, Move)],
+    cores: usize,
+    each: impl Fn(&Position, &mollett::engine::review::MoveReview, &mollett::engine::review::MoveReview)
+        + Sync,
+) {
+    use mollett::engine::review::{review_move, ReviewDepth};
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..cores.min(positions.len()) {
+            s.spawn(|| {
+                let stop = AtomicBool::new(false);
+                let d = ReviewDepth::default();
+                let exact_depth = ReviewDepth {
+                    exact_from: 60,
+                    depth: 14,
+                };
+                let base = Settings {
+                    threads: 1,
+                    ..Settings::default()
+                };
+                let mut e = Engine::new(d.settings(Variant::Modern, base.clone()));
+                let mut x = Engine::new(exact_depth.settings(Variant::Modern, base));
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some((pos, mv)) = positions.get(i) else {
+                        return;
+                    };
+                    let est = review_move(&mut e, pos, *mv, d, &stop);
+                    let exact = review_move(&mut x, pos, *mv, exact_depth, &stop);
+                    assert!(!est.exact && exact.exact);
+                    each(pos, &est, &exact);
+                }
+            });
+        }
+    });
+}
+
 /// The measurement behind `ESTIMATE_ERROR` (docs/analyze.md): the mean
 /// absolute difference between the review's estimate at the defaults
 /// (depth 14) and the exact value, over every legal move of positions of
@@ -917,7 +981,6 @@ fn each_record_explains_its_move() {
 #[ignore]
 fn measure_estimate_error() {
     use mollett::analyze::sources::{read_games, FileKind};
-    use mollett::engine::review::{review_move, ReviewDepth};
     let path = wthor_2017().with_file_name("WTH_2018.wtb");
     let games = read_games(&path, FileKind::Wthor, Variant::Modern).unwrap();
     let sample: usize = std::env::var("MOLLETT_SAMPLE").map_or(24, |s| s.parse().unwrap());
@@ -925,50 +988,14 @@ fn measure_estimate_error() {
     let counts = std::env::var("MOLLETT_EMPTIES").unwrap_or("24 26 28".into());
     for empties in counts.split_whitespace().map(|e| e.parse::<u32>().unwrap()) {
         // Every 50th game's position at `empties`, with the move played there.
-        let positions: Vec<(Position, Move)> = games
-            .iter()
-            .step_by(50)
-            .filter_map(|g| {
-                g.plies()
-                    .into_iter()
-                    .find(|(p, m)| p.empty_count() == empties && *m != Move::Pass)
-            })
-            .filter(|(p, _)| p.legal_moves().len() > 1)
-            .take(sample)
-            .collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
+        let positions = sample_positions(&games, 0, empties, sample);
         let diffs = std::sync::Mutex::new(Vec::new());
         let t = Instant::now();
-        std::thread::scope(|s| {
-            for _ in 0..cores.min(positions.len()) {
-                s.spawn(|| {
-                    let stop = AtomicBool::new(false);
-                    let d = ReviewDepth::default();
-                    let exact_depth = ReviewDepth {
-                        exact_from: 60,
-                        depth: 14,
-                    };
-                    let base = Settings {
-                        threads: 1,
-                        ..Settings::default()
-                    };
-                    let mut e = Engine::new(d.settings(Variant::Modern, base.clone()));
-                    let mut x = Engine::new(exact_depth.settings(Variant::Modern, base));
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some((pos, mv)) = positions.get(i) else {
-                            return;
-                        };
-                        let est = review_move(&mut e, pos, *mv, d, &stop);
-                        let exact = review_move(&mut x, pos, *mv, exact_depth, &stop);
-                        assert!(!est.exact && exact.exact);
-                        let mut d = diffs.lock().unwrap();
-                        for (m, v) in &est.moves {
-                            let (_, ex) = exact.moves.iter().find(|(n, _)| n == m).unwrap();
-                            d.push(((v - ex).abs(), *m == est.played));
-                        }
-                    }
-                });
+        estimate_and_exact(&positions, cores, |_, est, exact| {
+            let mut d = diffs.lock().unwrap();
+            for (m, v) in &est.moves {
+                let (_, ex) = exact.moves.iter().find(|(n, _)| n == m).unwrap();
+                d.push(((v - ex).abs(), *m == est.played));
             }
         });
         let d = diffs.into_inner().unwrap();
@@ -1347,7 +1374,7 @@ fn old_class(best: f64, value: f64, exact: bool) -> mollett::engine::review::Cla
 fn measure_class_agreement() {
     use mollett::analyze::sources::{read_games, FileKind};
     use mollett::engine::chances::class_error;
-    use mollett::engine::review::{review_move, Class, ReviewDepth};
+    use mollett::engine::review::Class;
     let path = wthor_2017().with_file_name("WTH_2018.wtb");
     let games = read_games(&path, FileKind::Wthor, Variant::Modern).unwrap();
     let sample: usize = std::env::var("MOLLETT_SAMPLE").map_or(20, |s| s.parse().unwrap());
@@ -1355,69 +1382,32 @@ fn measure_class_agreement() {
     let counts = std::env::var("MOLLETT_EMPTIES").unwrap_or("23 24".into());
     let mut positions: Vec<(Position, Move)> = Vec::new();
     for empties in counts.split_whitespace().map(|e| e.parse::<u32>().unwrap()) {
-        positions.extend(
-            games
-                .iter()
-                .skip(25)
-                .step_by(50)
-                .filter_map(|g| {
-                    g.plies()
-                        .into_iter()
-                        .find(|(p, m)| p.empty_count() == empties && *m != Move::Pass)
-                })
-                .filter(|(p, _)| p.legal_moves().len() > 1)
-                .take(sample),
-        );
+        positions.extend(sample_positions(&games, 25, empties, sample));
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
     // (exact class, old estimate class, new estimate class)
     let pairs = std::sync::Mutex::new(Vec::new());
     let t = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..cores.min(positions.len()) {
-            s.spawn(|| {
-                let stop = AtomicBool::new(false);
-                let d = ReviewDepth::default();
-                let exact_depth = ReviewDepth {
-                    exact_from: 60,
-                    depth: 14,
-                };
-                let base = Settings {
-                    threads: 1,
-                    ..Settings::default()
-                };
-                let mut e = Engine::new(d.settings(Variant::Modern, base.clone()));
-                let mut x = Engine::new(exact_depth.settings(Variant::Modern, base));
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let Some((pos, mv)) = positions.get(i) else {
-                        return;
-                    };
-                    let est = review_move(&mut e, pos, *mv, d, &stop);
-                    let exact = review_move(&mut x, pos, *mv, exact_depth, &stop);
-                    let error = class_error(false, pos.empty_count());
-                    let mut p = pairs.lock().unwrap();
-                    for (m, v) in &est.moves {
-                        let (_, ex) = exact.moves.iter().find(|(n, _)| n == m).unwrap();
-                        if std::env::var("MOLLETT_RAW").is_ok() {
-                            // For other thresholds, worked out from these.
-                            println!(
-                                "raw {} {} {} {} {}",
-                                pos.empty_count(),
-                                est.best_value,
-                                v,
-                                exact.best_value,
-                                ex
-                            );
-                        }
-                        p.push((
-                            Class::judge(exact.best_value, *ex, None),
-                            old_class(est.best_value, *v, false),
-                            Class::judge(est.best_value, *v, error),
-                        ));
-                    }
-                }
-            });
+    estimate_and_exact(&positions, cores, |pos, est, exact| {
+        let error = class_error(false, pos.empty_count());
+        let mut p = pairs.lock().unwrap();
+        for (m, v) in &est.moves {
+            let (_, ex) = exact.moves.iter().find(|(n, _)| n == m).unwrap();
+            if std::env::var("MOLLETT_RAW").is_ok() {
+                // For other thresholds, worked out from these.
+                println!(
+                    "raw {} {} {} {} {}",
+                    pos.empty_count(),
+                    est.best_value,
+                    v,
+                    exact.best_value,
+                    ex
+                );
+            }
+            p.push((
+                Class::judge(exact.best_value, *ex, None),
+                old_class(est.best_value, *v, false),
+                Class::judge(est.best_value, *v, error),
+            ));
         }
     });
     let p = pairs.into_inner().unwrap();
