@@ -240,17 +240,28 @@ def transcript_after_edit(browser, base):
     wait_ready(page)
     page.click("#edit")
     page.click('[data-square="e5"]')  # white's e5 taken off: f5 is illegal now
+    # Every state the status shows from Done on, with e5's disc then: the
+    # old position must not be offered for play while the engine takes
+    # the edited one.
+    page.evaluate("""() => { window.shown = []; const st = document.querySelector('#status');
+        new MutationObserver(() => window.shown.push([st.dataset.state,
+            document.querySelector('[data-square="e5"]').dataset.disc || ''])).observe(st, {attributes: true, childList: true}); }""")
     page.click("#setup-done")
     wait_ready(page)
     edited = view(page)
+    shown = page.evaluate("() => window.shown")
+    t.check(not any(state == "human-to-move" and disc for state, disc in shown),
+            "after Done the old board is never offered for play", str(shown))
     page.fill("#paste", "f5d6c3")
     page.click("#load")
     page.wait_for_function("() => document.querySelector('#transcript').textContent === 'f5d6c3'", timeout=10000)
     wait_ready(page)
     show, _ = native_after(["f5", "d6", "c3"])
     after = view(page)
-    t.check("e5" not in edited["discs"] and same_board(after, show),
-            "a transcript after Edit board is read from the start position", after["message"])
+    t.check("e5" not in edited["discs"], "Done after Edit board shows the edited board once ready (e5 empty)",
+            edited["status"])
+    t.check(same_board(after, show), "a transcript after Edit board is read from the start position",
+            f"{after['message']} {sorted(after['discs'].items())}")
     t.check("start position" in after["message"], "the message says it was read from the start", after["message"])
     ctx.close()
 

@@ -74,9 +74,16 @@ export function clearEdit() {
 
 export function finishEditing(apply) {
   const e = S.editing;
-  stopEditing();
-  if (apply) loadSetup(`${e.board.join("")} ${e.side}`);
-  else refresh();
+  if (!e || e.applying) return;
+  if (!apply) {
+    stopEditing();
+    refresh();
+    return;
+  }
+  ctrl.applyingEdit();
+  loadSetup(`${e.board.join("")} ${e.side}`).finally(() => {
+    if (S.editing && S.editing.applying) stopEditing(); // refused, or overtaken by another wish
+  });
 }
 
 // Leaves setup mode, the edited board dropped (Back or Forward meanwhile).

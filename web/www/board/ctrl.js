@@ -240,6 +240,7 @@ export function setEditSide(side) {
 }
 
 export function cycleSquare(sq) {
+  if (state.editing.applying) return;
   const i = SQUARES.indexOf(sq);
   const b = state.editing.board.slice();
   b[i] = b[i] === "-" ? "X" : b[i] === "X" ? "O" : "-";
@@ -254,6 +255,15 @@ export function clearEditBoard() {
 
 export function stopEditing() {
   state.editing = null;
+  redraw();
+}
+
+// Done: the edited board stays shown, not editable, until the engine has
+// taken it (freshGame ends the edit) or refused it (stopEditing). Shown
+// as the old position meanwhile, a busy Worker's round trip would flash
+// the board before the edit.
+export function applyingEdit() {
+  state.editing = { ...state.editing, applying: true };
   redraw();
 }
 

@@ -87,7 +87,7 @@ export function drawBoard() {
     describe(sq, { disc, legal, value: v ? formatValue(v.score) : "", last: lastMove });
   });
   updateTabStop(toMove ? st.legal : []);
-  $("#setup-panel").hidden = !editing;
+  $("#setup-panel").hidden = !editing || !!editing.applying;
   if (editing) $("#setup-side").value = editing.side;
   // What the values are: the book's, or a search's depth (exact or not).
   $("#hint-info").textContent = !hints ? "" : hints.book ? t("board.hint.book")

@@ -58,7 +58,7 @@ function drawLine() {
   const el = $("#status");
   const st = S.node.state;
   let state, text;
-  if (!S.engine || !st) {
+  if (!S.engine || !st || (S.editing && S.editing.applying)) {
     state = "loading";
     text = S.engine ? "…" : t("board.loading");
   } else if (S.editing) {
