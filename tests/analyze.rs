@@ -94,7 +94,7 @@ fn exact_losses_equal_the_difference_of_solved_values() {
         scoring: Scoring::EmptiesToWinner,
         ..Settings::default()
     });
-    let mut checked = 0;
+    let (mut checked, mut bounds) = (0, 0);
     for r in records.iter().filter(|r| r.empties <= 20) {
         assert!(r.exact, "{r:?}");
         let n: usize = r.game.rsplit(':').next().unwrap().parse().unwrap();
@@ -116,9 +116,27 @@ fn exact_losses_equal_the_difference_of_solved_values() {
             values.iter().find(|&&(m, _)| m == best_move).unwrap().1,
             best
         );
+        // Every other move: its solved value, or a bound over it for a
+        // move more than 8 discs below the best.
+        for m in &r.moves {
+            let solved = values
+                .iter()
+                .find(|&&(v, _)| v.to_string() == m.mv)
+                .unwrap()
+                .1 as f64;
+            match (m.value, m.at_most) {
+                (Some(v), None) => assert_eq!(v, solved, "{m:?} {r:?}"),
+                (None, Some(b)) => {
+                    assert!(solved <= b && solved < best as f64 - 8.0, "{m:?} {r:?}");
+                    bounds += 1;
+                }
+                _ => panic!("a value or a bound: {r:?}"),
+            }
+        }
         checked += 1;
     }
     assert!(checked >= 40, "{checked} moves checked");
+    assert!(bounds >= 10, "{bounds} bounds checked");
     let _ = games;
 }
 
@@ -860,13 +878,35 @@ fn each_record_explains_its_move() {
         want.sort();
         assert_eq!(listed, want, "{r:?}");
         assert_eq!(r.moves[0].mv, r.best_move, "{r:?}");
-        assert_eq!(r.moves[0].value, r.best_value, "{r:?}");
+        assert_eq!(r.moves[0].value, Some(r.best_value), "{r:?}");
+        // Each move has a value or a bound, not both; the values come
+        // first, best first, then the bounds, each more than the window
+        // (8 discs) below the best.
         assert!(
-            r.moves.windows(2).all(|w| w[0].value >= w[1].value),
+            r.moves
+                .iter()
+                .all(|m| m.value.is_some() != m.at_most.is_some()),
+            "{r:?}"
+        );
+        let valued = r.moves.iter().take_while(|m| m.value.is_some()).count();
+        assert!(
+            r.moves[valued..].iter().all(|m| m.at_most.is_some()),
+            "{r:?}"
+        );
+        assert!(
+            r.moves[..valued]
+                .windows(2)
+                .all(|w| w[0].value >= w[1].value),
+            "{r:?}"
+        );
+        assert!(
+            r.moves[valued..]
+                .iter()
+                .all(|m| m.at_most.unwrap() <= r.best_value - 8.0 + 0.011),
             "{r:?}"
         );
         let played = r.moves.iter().find(|m| m.mv == r.mv).unwrap();
-        assert_eq!(played.value, r.value, "{r:?}");
+        assert_eq!(played.value, Some(r.value), "{r:?}");
         assert!(r.pv.starts_with(&r.best_move), "{r:?}");
         let pv = parse_moves(&r.pv).unwrap();
         assert!(
@@ -993,9 +1033,12 @@ fn measure_estimate_error() {
         let t = Instant::now();
         estimate_and_exact(&positions, cores, |_, est, exact| {
             let mut d = diffs.lock().unwrap();
-            for (m, v) in &est.moves {
-                let (_, ex) = exact.moves.iter().find(|(n, _)| n == m).unwrap();
-                d.push(((v - ex).abs(), *m == est.played));
+            // Moves valued in both (not bounded below either's window).
+            for m in est.moves.iter().filter(|m| !m.at_most) {
+                let x = exact.moves.iter().find(|n| n.mv == m.mv).unwrap();
+                if !x.at_most {
+                    d.push(((m.value - x.value).abs(), m.mv == est.played));
+                }
             }
         });
         let d = diffs.into_inner().unwrap();
@@ -1238,12 +1281,23 @@ fn the_text_tells_the_game() {
             "{next}"
         );
         let black = |v: f64| if r.color == "black" { v } else { -v };
+        // A bound (a move more than 8 discs below the best) reads as one:
+        // at most for black, at least for white, in black's view.
         let want: Vec<String> = r
             .moves
             .iter()
             .filter(|m| m.mv != r.mv)
             .take(3)
-            .map(|m| format!("{} {:+.2}", m.mv, black(m.value) + 0.0))
+            .map(|m| match (m.value, m.at_most) {
+                (Some(v), None) => format!("{} {:+.2}", m.mv, black(v) + 0.0),
+                (None, Some(b)) => format!(
+                    "{} {}{:+.2}",
+                    m.mv,
+                    if r.color == "black" { "≤" } else { "≥" },
+                    black(b) + 0.0
+                ),
+                _ => panic!("a value or a bound: {r:?}"),
+            })
             .collect();
         assert_eq!(others, want.join(", "), "{}", row.line);
         explained += 1;
@@ -1253,11 +1307,12 @@ fn the_text_tells_the_game() {
     // win" where the best wins and the move played does not (exact values).
     for r in records.iter().filter(|r| r.exact && r.moves.len() > 1) {
         let outcome = |v: f64| v.signum();
+        // A bound counts where it proves the outcome worse.
         let only = r.value == r.best_value
             && r.moves
                 .iter()
                 .filter(|m| m.mv != r.mv)
-                .all(|m| outcome(m.value) < outcome(r.best_value));
+                .all(|m| outcome(m.value.or(m.at_most).unwrap()) < outcome(r.best_value));
         let missed = r.best_value > 0.0 && r.value <= 0.0;
         assert_eq!(r.tags.iter().any(|t| t == "only move"), only, "{r:?}");
         assert_eq!(r.tags.iter().any(|t| t == "missed win"), missed, "{r:?}");
@@ -1390,8 +1445,11 @@ fn measure_class_agreement() {
     estimate_and_exact(&positions, cores, |pos, est, exact| {
         let error = class_error(false, pos.empty_count());
         let mut p = pairs.lock().unwrap();
-        for (m, v) in &est.moves {
-            let (_, ex) = exact.moves.iter().find(|(n, _)| n == m).unwrap();
+        // Moves valued in both (a bound has no class of its own).
+        for (_, v, ex) in est.moves.iter().filter_map(|m| {
+            let x = exact.moves.iter().find(|n| n.mv == m.mv).unwrap();
+            (!m.at_most && !x.at_most).then_some((&m.mv, &m.value, &x.value))
+        }) {
             if std::env::var("MOLLETT_RAW").is_ok() {
                 // For other thresholds, worked out from these.
                 println!(

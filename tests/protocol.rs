@@ -1081,6 +1081,13 @@ fn review_gives_the_loss_of_a_move_against_the_best() {
     let values: Vec<&str> = values.split(' ').collect();
     assert_eq!(values.len() % 2, 0, "move-value pairs");
     assert!(values.len() / 2 >= 2, "{values:?}");
+    // A move more than 8 discs below the best has a bound: `<=+30` or lower.
+    for v in values.iter().skip(1).step_by(2) {
+        match v.strip_prefix("<=") {
+            Some(b) => assert!(b.parse::<i32>().unwrap() <= 30, "{values:?}"),
+            None => assert!(v.parse::<i32>().unwrap() >= 30, "{values:?}"),
+        }
+    }
     assert!(
         a[2].starts_with("= a2 +38 a2 +38 0.00 best exact pv a2"),
         "{}",

@@ -2,7 +2,7 @@
 //! file that `--resume` continues and that merged shards are read from).
 
 use crate::engine::chances::{class_error, score_drop, Chances, DROP_MISTAKE, WINNING};
-use crate::engine::review::{round2, Class, MoveReview, ReviewDepth};
+use crate::engine::review::{ceil2, round2, Class, MoveReview, ReviewDepth};
 use crate::rules::color::{Color, Variant};
 use crate::rules::square::Move;
 use serde::{Deserialize, Serialize};
@@ -84,12 +84,24 @@ impl From<Chances> for WinDrawLoss {
     }
 }
 
-/// A legal move and its value for the mover.
+/// A legal move and its value for the mover (`value`), or for a move more
+/// than the review's window below the best, an upper bound of it
+/// (`at_most`, rounded up): one of the two.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveValue {
     #[serde(rename = "move")]
     pub mv: String,
-    pub value: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<f64>,
+}
+
+impl MoveValue {
+    /// The figure shown: the value, or the bound.
+    pub fn figure(&self) -> f64 {
+        self.value.or(self.at_most).unwrap_or(f64::NAN)
+    }
 }
 
 /// The settings that decide a review's values, as the first line of an
@@ -98,8 +110,9 @@ pub struct MoveValue {
 #[serde(deny_unknown_fields)]
 pub struct RunSettings {
     /// The format of the lines below and how their values are made (this
-    /// one: 4, estimates from a table kept through the game; a file of 3
-    /// made each estimate from an empty table, so it does not resume).
+    /// one: 5, moves more than the window below the best bounded, not
+    /// valued; a file of 4 valued every move, one of 3 made each estimate
+    /// from an empty table: neither resumes).
     pub mollett_analyze: u32,
     /// The rule set transcripts are read in.
     pub variant: String,
@@ -116,7 +129,7 @@ pub struct RunSettings {
 }
 
 /// The analysis file format [`RunSettings`] heads.
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
 
 /// FNV-1a, 64 bits: a weight file's identity.
 fn fnv(bytes: &[u8]) -> u64 {
@@ -203,11 +216,18 @@ impl MoveRecord {
         let weighed = class_error(r.exact, empties);
         let drop = score_drop(best_value, value, weighed);
         let mut tags = Vec::new();
+        // A bound stands for every value under it: the drop from the best
+        // only grows as the value falls, so a bound that drops that much
+        // proves it (one that does not leaves the tag off).
         let others_lose = r.moves.len() > 1
-            && r.moves
-                .iter()
-                .filter(|&&(mv, _)| mv != r.played)
-                .all(|&(_, v)| score_drop(best_value, round2(v), weighed) >= DROP_MISTAKE);
+            && r.moves.iter().filter(|m| m.mv != r.played).all(|m| {
+                let v = if m.at_most {
+                    ceil2(m.value)
+                } else {
+                    round2(m.value)
+                };
+                score_drop(best_value, v, weighed) >= DROP_MISTAKE
+            });
         if value == best_value && others_lose {
             tags.push(ONLY_MOVE.to_string());
         }
@@ -234,9 +254,10 @@ impl MoveRecord {
             moves: r
                 .moves
                 .iter()
-                .map(|&(mv, value)| MoveValue {
-                    mv: mv.to_string(),
-                    value: round2(value),
+                .map(|m| MoveValue {
+                    mv: m.mv.to_string(),
+                    value: (!m.at_most).then(|| round2(m.value)),
+                    at_most: m.at_most.then(|| ceil2(m.value)),
                 })
                 .collect(),
             error: if r.exact {

@@ -243,7 +243,18 @@ pub fn game_text(id: &str, game: Option<&ReviewGame>, records: &[&MoveRecord]) -
                 .iter()
                 .filter(|m| m.mv != r.mv)
                 .take(ALTERNATIVES)
-                .map(|m| format!("{} {}", m.mv, value_text(black_view(r, m.value))))
+                .map(|m| match (m.value, m.at_most) {
+                    (Some(v), _) => format!("{} {}", m.mv, value_text(black_view(r, v))),
+                    // A bound for the mover: at most for black, at least
+                    // for white, in black's view.
+                    (None, Some(b)) => format!(
+                        "{} {}{}",
+                        m.mv,
+                        if r.color == "black" { "≤" } else { "≥" },
+                        value_text(black_view(r, b))
+                    ),
+                    (None, None) => format!("{} ?", m.mv),
+                })
                 .collect();
             let _ = writeln!(
                 s,

@@ -82,6 +82,11 @@ pub fn round2(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
 }
 
+/// Hundredths, rounded up: an upper bound as shown stays one.
+pub fn ceil2(v: f64) -> f64 {
+    (v * 100.0 - 1e-9).ceil() / 100.0
+}
+
 impl Class {
     pub const ALL: [Class; 6] = [
         Class::Forced,
@@ -186,9 +191,29 @@ pub struct MoveReview {
     /// The line the search expects from the best move on (the best move
     /// first): why it is best.
     pub pv: Vec<Move>,
-    /// Every legal move with its value, best first, from the same search.
-    pub moves: Vec<(Move, f64)>,
+    /// Every legal move with its value, from the same search: the best,
+    /// the move played and every move within [`WINDOW`] discs of the best
+    /// valued, best first; the others after them with an upper bound of
+    /// their value.
+    pub moves: Vec<MoveValue>,
 }
+
+/// A legal move's value in a review, or an upper bound of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveValue {
+    pub mv: Move,
+    /// Discs for the mover.
+    pub value: f64,
+    /// `value` is only an upper bound: the move lies more than [`WINDOW`]
+    /// discs below the best.
+    pub at_most: bool,
+}
+
+/// Moves within this many discs of the best get their own values in a
+/// review; a move further below (a blunder's loss, [`BLUNDER`], or more)
+/// is proven to be so and no more, for about half the nodes of valuing
+/// every move (issue 79).
+pub const WINDOW: f64 = BLUNDER;
 
 /// Reviews `played` in `pos` (a legal placement) with `engine`, whose
 /// settings say how the end is scored: one search that values every legal
@@ -245,22 +270,42 @@ pub fn review_move_after(
             class: Class::Forced,
             exact,
             pv,
-            moves: vec![(played, value)],
+            moves: vec![MoveValue {
+                mv: played,
+                value,
+                at_most: false,
+            }],
         };
     }
+    // One search of every move: the best and the move played valued, and
+    // every move within the window; the rest proven below it.
     let limits = Limits {
         depth: (!exact).then_some(depth.depth.max(1)),
         exact,
-        multi_pv: legal.len(),
+        multi_pv: 1,
+        window: Some(WINDOW),
+        keep: Some(played),
         ..Limits::default()
     };
     let root = engine.search(pos, &limits, stop);
-    let moves: Vec<(Move, f64)> = root.lines.iter().map(|l| (l.mv, l.score)).collect();
-    let (best_move, best_value) = moves.first().copied().unwrap_or((root.best, root.score));
+    let mut moves: Vec<MoveValue> = root
+        .lines
+        .iter()
+        .map(|l| MoveValue {
+            mv: l.mv,
+            value: l.score,
+            at_most: l.upper_bound,
+        })
+        .collect();
+    // Values best first, then the bounds, each by its figure.
+    moves.sort_by(|a, b| a.at_most.cmp(&b.at_most).then(b.value.total_cmp(&a.value)));
+    let (best_move, best_value) = moves
+        .first()
+        .map_or((root.best, root.score), |m| (m.mv, m.value));
     let value = moves
         .iter()
-        .find(|(m, _)| *m == played)
-        .map_or(best_value, |&(_, v)| v);
+        .find(|m| m.mv == played)
+        .map_or(best_value, |m| m.value);
     let loss = (best_value - value).max(0.0);
     let mut pv = root.pv;
     if pv.first() != Some(&best_move) {

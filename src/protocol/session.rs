@@ -177,6 +177,8 @@ impl Session {
             hard_time: nonzero(self.options.movetime).map(Duration::from_millis),
             exact: false,
             multi_pv: 1,
+            window: None,
+            keep: None,
             heartbeat: None,
         }
     }

@@ -284,17 +284,24 @@ def review_figures(browser, base):
     }""")
     t.check(not wrong, "each reviewed ply's graph point is the review's value and says its depth or exact", str(wrong[:4]))
     # ... and with hints on, the squares show the review's values of the
-    # moves there (not the hints' own search), and say so.
+    # moves there (not the hints' own search), and say so; a move more than
+    # 8 discs below the best has the review's bound, shown as one ("≤-15").
     page.check("#hints")
     page.click('.ply[data-ply="20"]')
     page.wait_for_function("""() => window.mollett.ply === 20 && document.querySelectorAll('[data-legal]').length > 0
         && [...document.querySelectorAll('[data-legal]')].every((e) => e.dataset.value)""", timeout=30000)
     hv = page.evaluate("""() => ({
-        squares: Object.fromEntries([...document.querySelectorAll('[data-legal]')].map((e) => [e.dataset.square, +e.dataset.value])),
-        review: Object.fromEntries(window.mollett.reviews[20].values),
+        squares: Object.fromEntries([...document.querySelectorAll('[data-legal]')].map((e) => [e.dataset.square,
+            [e.dataset.value, e.querySelector('.value').textContent]])),
+        review: window.mollett.reviews[20].values,
         source: document.querySelector('#hint-info').dataset.source})""")
-    t.check(hv["squares"] == hv["review"] and hv["source"] == "review",
+    want = {m: [("≤" if bound[:1] == [True] else "") + f"{v:g}", ("≤" if bound[:1] == [True] else "")]
+            for m, v, *bound in hv["review"]}
+    shown = {sq: [data, text[:1] if text[:1] == "≤" else ""] for sq, (data, text) in hv["squares"].items()}
+    t.check(shown == want and hv["source"] == "review",
             "hints on at a reviewed ply: each square's value is the review's", str(hv))
+    t.check(any(b[:1] == [True] for _, _, *b in hv["review"]) and any(not b for _, _, *b in hv["review"][1:]),
+            "that review has values and bounds (moves more than 8 discs below the best)", str(hv["review"]))
     page.uncheck("#hints")
     page.check("#show-loss")
     page.wait_for_function("() => document.querySelectorAll('#graph-legend .key').length === 3", timeout=2000)

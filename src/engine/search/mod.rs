@@ -50,6 +50,15 @@ pub struct Limits {
     pub exact: bool,
     /// Score this many root moves (for `hint n`); 1 for a plain search.
     pub multi_pv: usize,
+    /// Root moves within this many discs of the best get their own values
+    /// too, and every other root move an upper bound of its value
+    /// (`SearchResult::lines` then holds every root move): a review values
+    /// the moves a player might weigh, and proves the rest bad for fewer
+    /// nodes.
+    pub window: Option<f64>,
+    /// A root move that gets its own value whatever its rank (the move a
+    /// review judges).
+    pub keep: Option<Move>,
     /// With a progress callback: a step still at work after this long tells
     /// it so ([`Stage::Working`]), and again after each such interval.
     pub heartbeat: Option<Duration>,
@@ -105,6 +114,9 @@ pub struct ScoredMove {
     /// The line the search expects after this move (the move first), read
     /// from the table once the search is done.
     pub pv: Vec<Move>,
+    /// `score` is only an upper bound of the move's value (a move below
+    /// `Limits::window`).
+    pub upper_bound: bool,
 }
 
 /// What a search found.
@@ -243,6 +255,7 @@ impl Engine {
                     mv: Move::Pass,
                     score,
                     pv: Vec::new(),
+                    upper_bound: false,
                 }],
                 thread_cpu: Vec::new(),
                 main_waited: Duration::ZERO,
@@ -255,6 +268,9 @@ impl Engine {
         let multi_pv = limits.multi_pv.max(1).min(moves.len());
         let margin = (self.settings.randomness > 0.0)
             .then(|| (self.settings.randomness * UNITS_PER_DISC as f64).round() as i32);
+        let window = limits
+            .window
+            .map(|w| (w.max(0.0) * UNITS_PER_DISC as f64).round() as i32);
         let max_depth = match (endgame, limits.depth) {
             (true, Some(d)) => d.min(self.settings.params.endgame_presearch_depth),
             (true, None) => self.settings.params.endgame_presearch_depth,
@@ -267,7 +283,11 @@ impl Engine {
             force_exact: limits.exact,
             max_depth,
             multi_pv,
-            margin,
+            margin: match (margin, window) {
+                (Some(m), Some(w)) => Some(m.max(w)),
+                (m, w) => m.or(w),
+            },
+            keep: limits.keep,
             start,
             soft: limits.soft_time,
             hard: limits.hard_time,
@@ -363,13 +383,29 @@ impl Engine {
         } else {
             best.score
         };
-        let lines = if multi_pv > 1 {
+        let lines = if window.is_some() {
+            // Every root move: a value, or a bound below the window.
+            moves
+                .iter()
+                .map(|m| ScoredMove {
+                    mv: m.mv,
+                    score: to_discs(m.score),
+                    pv: if m.exact {
+                        pv_from_tt(&self.tt, m, MAX_PV)
+                    } else {
+                        vec![m.mv]
+                    },
+                    upper_bound: !m.exact,
+                })
+                .collect()
+        } else if multi_pv > 1 {
             moves[..multi_pv]
                 .iter()
                 .map(|m| ScoredMove {
                     mv: m.mv,
                     score: to_discs(m.score),
                     pv: pv_from_tt(&self.tt, m, MAX_PV),
+                    upper_bound: false,
                 })
                 .collect()
         } else {
@@ -377,6 +413,7 @@ impl Engine {
                 mv: best.mv,
                 score: to_discs(score),
                 pv: pv_from_tt(&self.tt, &best, MAX_PV),
+                upper_bound: false,
             }]
         };
         let time = start.elapsed();

@@ -45,8 +45,11 @@ pub struct Plan {
     pub max_depth: u32,
     /// Root moves that need exact scores (1: a plain search).
     pub multi_pv: usize,
-    /// Randomness: root moves within this many units of the best need exact scores too.
+    /// Randomness, or a review's window: root moves within this many units
+    /// of the best need exact scores too.
     pub margin: Option<i32>,
+    /// A root move that needs an exact score whatever its rank.
+    pub keep: Option<Move>,
     pub start: Instant,
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
@@ -185,7 +188,11 @@ impl Worker<'_> {
                     (Some(_), None) => -INFINITY,
                     (None, _) => INFINITY,
                 };
-                let floor = kth.min(near).max(alpha);
+                let floor = if plan.keep == Some(moves[i].mv) {
+                    alpha
+                } else {
+                    kth.min(near).max(alpha)
+                };
                 let guess = moves[i].exact.then_some(moves[i].score);
                 (
                     self.aspired_value(mode, &child, (floor, beta), guess),

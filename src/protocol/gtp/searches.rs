@@ -4,7 +4,7 @@
 use super::exec::{err, Answer, Gtp};
 use super::pending::{Action, Pending, PendingKind};
 use super::text::score_text;
-use crate::engine::review::ReviewDepth;
+use crate::engine::review::{ceil2, ReviewDepth};
 use crate::engine::search::Limits;
 use crate::protocol::job::{Job, JobOutput};
 use crate::protocol::session::checked_move;
@@ -195,8 +195,14 @@ impl<W: Write> Gtp<W> {
                     answer.push_str(&format!(" {mv}"));
                 }
                 answer.push_str(" values");
-                for (mv, value) in &r.moves {
-                    answer.push_str(&format!(" {mv} {}", score_text(*value, r.exact)));
+                for m in &r.moves {
+                    // A move below the review's window: `<=` and its bound.
+                    let (bound, value) = if m.at_most {
+                        ("<=", ceil2(m.value))
+                    } else {
+                        ("", m.value)
+                    };
+                    answer.push_str(&format!(" {} {bound}{}", m.mv, score_text(value, r.exact)));
                 }
                 Ok(answer)
             }

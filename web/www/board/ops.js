@@ -204,6 +204,7 @@ export function reviewValuesAt(node) {
   if (!c) return null;
   const r = c.review;
   const kind = r.exact ? "exact" : "search";
-  const values = r.values.map(([move, score]) => ({ move, score, text: String(score), kind, pv: move === r.best ? r.pv : null }));
+  const values = r.values.map(([move, score, bound]) => ({ move, score, bound: !!bound, text: `${bound ? "≤" : ""}${score}`, kind,
+                                                           pv: move === r.best ? r.pv : null }));
   return { values, depth: r.depth || null, exact: !!r.exact };
 }

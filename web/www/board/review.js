@@ -22,14 +22,21 @@ const REVIEW = { depth: 10, exact: 16 };
 const PRACTICE_TOLERANCE = 0.5;
 
 // `review`'s answer: "c7 +36 a2 +38 2.00 inaccuracy exact pv a2 b1 ...
-// values a2 +38 c7 +36 ..." (the best line, then every legal move's value).
+// values a2 +38 c7 +36 ... b2 <=+28" (the best line, then every legal
+// move's value: [move, value], or [move, bound, true] for a move more
+// than the review's window below the best, which has an upper bound only).
 export function parseReview(text) {
   const w = text.trim().split(/\s+/);
   if (w.length < 6) return null;
   const pvAt = w.indexOf("pv"), valuesAt = w.indexOf("values");
   const pv = pvAt < 0 ? [] : w.slice(pvAt + 1, valuesAt < 0 ? undefined : valuesAt);
   const values = [];
-  if (valuesAt >= 0) for (let i = valuesAt + 1; i + 1 < w.length; i += 2) values.push([w[i], +w[i + 1]]);
+  if (valuesAt >= 0) {
+    for (let i = valuesAt + 1; i + 1 < w.length; i += 2) {
+      const bound = w[i + 1].startsWith("<=");
+      values.push(bound ? [w[i], +w[i + 1].slice(2), true] : [w[i], +w[i + 1]]);
+    }
+  }
   return { move: w[0], value: +w[1], best: w[2], bestValue: +w[3], loss: +w[4], cls: w[5], exact: w[6] === "exact", pv, values };
 }
 

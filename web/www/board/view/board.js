@@ -46,6 +46,12 @@ export function hintsShown() {
   return { node: S.node, depth: rv.depth, values: [...values, ...theirs].sort((a, b) => b.score - a.score), book: false, review: rv };
 }
 
+// A value as a square shows it: a review's bound (a move more than its
+// window below the best) as "≤".
+function shownValue(v) {
+  return `${v.bound ? "≤" : ""}${formatValue(v.score)}`;
+}
+
 export function humanMove() {
   const st = S.node.state;
   return !!st && !st.over && !S.ended && !st.mustPass && sideIsHuman(st.side) && !S.thinking && !S.editing;
@@ -79,12 +85,12 @@ export function drawBoard() {
     // the room page; the refused flash is this module's, above).
     patchInto(cell(sq), [
       h("span.disc", { attrs: { "aria-hidden": "true" } }),
-      h("span.value", { attrs: { "aria-hidden": "true" } }, v ? formatValue(v.score) : ""),
+      h("span.value", { attrs: { "aria-hidden": "true" } }, v ? shownValue(v) : ""),
     ], {
       attrs: { "data-disc": disc || false, "data-legal": legal, "data-value": v ? v.text : false, "data-kind": v ? v.kind : false },
       class: { best: !!v && v.score === best, last: lastMove },
     });
-    describe(sq, { disc, legal, value: v ? formatValue(v.score) : "", last: lastMove });
+    describe(sq, { disc, legal, value: v ? shownValue(v) : "", last: lastMove });
   });
   updateTabStop(toMove ? st.legal : []);
   $("#setup-panel").hidden = !editing || !!editing.applying;

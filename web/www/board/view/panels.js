@@ -60,7 +60,7 @@ function drawLines() {
   const items = !hv ? [] : [
     h("div.lines-head", t("board.lines.title")),
     h("ol", hv.values.slice(0, LINES).map((v) => h("li", { key: v.move, dataset: { move: v.move, value: v.text } }, [
-      h("b", formatValue(v.score)), " ",
+      h("b", `${v.bound ? "≤" : ""}${formatValue(v.score)}`), " ",
       h("span.pv.mono", (v.pv && v.pv.length ? v.pv : [v.move]).join(" ")),
     ]))),
   ];
