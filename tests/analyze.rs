@@ -1419,9 +1419,10 @@ fn old_class(best: f64, value: f64, exact: bool) -> mollett::engine::review::Cla
 /// The measurement behind docs/analyze.md's class agreement: on games the
 /// error was not measured on (WTHOR 2018, every 50th game from the 25th;
 /// `measure_estimate_error` took every 50th from the first), positions at
-/// 23 and 24 empties (`MOLLETT_EMPTIES`), every legal move classed as if
-/// played from the review's estimates at the defaults (old classes and
-/// winning-chance classes) and from exact values; each pair counted.
+/// 23 and 24 empties (`MOLLETT_EMPTIES`), every legal move reviewed as the
+/// move played (so valued, not bounded) and classed from the review's
+/// estimates at the defaults (old classes and winning-chance classes) and
+/// from exact values; each pair counted.
 /// Long: `MOLLETT_SAMPLE=N MOLLETT_THREADS=T cargo test --profile ci
 /// --test analyze -- --ignored --nocapture measure_class_agreement`.
 #[test]
@@ -1442,31 +1443,32 @@ fn measure_class_agreement() {
     // (exact class, old estimate class, new estimate class)
     let pairs = std::sync::Mutex::new(Vec::new());
     let t = Instant::now();
-    estimate_and_exact(&positions, cores, |pos, est, exact| {
+    // Every legal move reviewed as the move played: a review values the
+    // move played whatever its loss (the others more than 8 discs below
+    // the best have a bound only).
+    let each_move: Vec<(Position, Move)> = positions
+        .iter()
+        .flat_map(|&(pos, _)| pos.legal_moves().into_iter().map(move |m| (pos, m)))
+        .collect();
+    estimate_and_exact(&each_move, cores, |pos, est, exact| {
         let error = class_error(false, pos.empty_count());
-        let mut p = pairs.lock().unwrap();
-        // Moves valued in both (a bound has no class of its own).
-        for (_, v, ex) in est.moves.iter().filter_map(|m| {
-            let x = exact.moves.iter().find(|n| n.mv == m.mv).unwrap();
-            (!m.at_most && !x.at_most).then_some((&m.mv, &m.value, &x.value))
-        }) {
-            if std::env::var("MOLLETT_RAW").is_ok() {
-                // For other thresholds, worked out from these.
-                println!(
-                    "raw {} {} {} {} {}",
-                    pos.empty_count(),
-                    est.best_value,
-                    v,
-                    exact.best_value,
-                    ex
-                );
-            }
-            p.push((
-                Class::judge(exact.best_value, *ex, None),
-                old_class(est.best_value, *v, false),
-                Class::judge(est.best_value, *v, error),
-            ));
+        let (v, ex) = (est.value, exact.value);
+        if std::env::var("MOLLETT_RAW").is_ok() {
+            // For other thresholds, worked out from these.
+            println!(
+                "raw {} {} {} {} {}",
+                pos.empty_count(),
+                est.best_value,
+                v,
+                exact.best_value,
+                ex
+            );
         }
+        pairs.lock().unwrap().push((
+            Class::judge(exact.best_value, ex, None),
+            old_class(est.best_value, v, false),
+            Class::judge(est.best_value, v, error),
+        ));
     });
     let p = pairs.into_inner().unwrap();
     let classes = [

@@ -164,6 +164,11 @@ export function reviewKind(r) {
 // the review's classes are drawn at whole discs (2 lost is an inaccuracy,
 // 1.6 is good) and a loss rounded to whole discs would hide which side of
 // the line a move fell ("2 discs lost" both good and an inaccuracy).
+// An upper bound in a review's text: "≤-1.6", rounded up to the tenth.
+export function reviewBound(v) {
+  return `≤${reviewValue(Math.ceil(v * 10 - 1e-9) / 10)}`;
+}
+
 export function reviewValue(v) {
   let text = Number.isInteger(v) ? String(v) : v.toFixed(1);
   if (/^-0(\.0)?$/.test(text)) text = text.slice(1); // no "-0"

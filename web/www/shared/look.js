@@ -27,6 +27,14 @@ export function formatValue(score) {
   return +text > 0 ? `+${text}` : text;
 }
 
+// An upper bound (a review's move more than its window below the best)
+// as the player reads it: "≤-15", rounded up at the precision shown, so
+// that it claims no more than was proven.
+export function formatBound(score) {
+  const up = !look.decimals ? Math.ceil(score - 1e-9) : Math.ceil(score * 10 - 1e-9) / 10;
+  return `≤${formatValue(up)}`;
+}
+
 // A loss (best value less the value played) as the two values shown give
 // it: "c7 0 ... best e3 +3" has lost 3 discs as the player reads it, not
 // the 3.5 of the unrounded values. Never below 0.

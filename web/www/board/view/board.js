@@ -7,7 +7,7 @@ import { S, sideIsHuman } from "../state.js";
 import { reviewValuesAt } from "../ops.js";
 import { SQUARES } from "../../shared/game.js";
 import { buildGrid, setFlipped, describe, updateTabStop, cell } from "../../shared/boardgrid.js";
-import { look, formatValue } from "../../shared/look.js";
+import { look, formatValue, formatBound } from "../../shared/look.js";
 import { t } from "../../shared/i18n.js";
 import { h, patchInto } from "../../shared/vdom.js";
 
@@ -49,7 +49,7 @@ export function hintsShown() {
 // A value as a square shows it: a review's bound (a move more than its
 // window below the best) as "≤".
 function shownValue(v) {
-  return `${v.bound ? "≤" : ""}${formatValue(v.score)}`;
+  return v.bound ? formatBound(v.score) : formatValue(v.score);
 }
 
 export function humanMove() {

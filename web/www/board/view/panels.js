@@ -5,7 +5,7 @@
 import { S } from "../state.js";
 import { remaining, clockText } from "../clock.js";
 import { resignSide } from "../ops.js";
-import { formatValue } from "../../shared/look.js";
+import { formatValue, formatBound } from "../../shared/look.js";
 import { t, player } from "../../shared/i18n.js";
 import { h, patchInto } from "../../shared/vdom.js";
 import { hintsShown } from "./board.js";
@@ -60,7 +60,7 @@ function drawLines() {
   const items = !hv ? [] : [
     h("div.lines-head", t("board.lines.title")),
     h("ol", hv.values.slice(0, LINES).map((v) => h("li", { key: v.move, dataset: { move: v.move, value: v.text } }, [
-      h("b", `${v.bound ? "≤" : ""}${formatValue(v.score)}`), " ",
+      h("b", v.bound ? formatBound(v.score) : formatValue(v.score)), " ",
       h("span.pv.mono", (v.pv && v.pv.length ? v.pv : [v.move]).join(" ")),
     ]))),
   ];

@@ -4,7 +4,7 @@
 // Reads the state only.
 
 import { S } from "../state.js";
-import { reviewTally, isMistake, MARKS, reviewValue as fmt, reviewLoss, classShift } from "../ops.js";
+import { reviewTally, isMistake, MARKS, reviewValue as fmt, reviewBound, reviewLoss, classShift } from "../ops.js";
 import { t, has, player } from "../../shared/i18n.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -42,7 +42,7 @@ export function drawReview() {
       // read from a file or kept from an older page have neither).
       if (r.pv && r.pv.length > 1) parts.push(t("board.rev.line", { line: r.pv.join(" ") }));
       if (r.values && r.values.length > 1) {
-        parts.push(t("board.rev.values", { values: r.values.map(([m, v, bound]) => `${m} ${bound ? "≤" : ""}${fmt(v)}`).join(", ") }));
+        parts.push(t("board.rev.values", { values: r.values.map(([m, v, bound]) => `${m} ${bound ? reviewBound(v) : fmt(v)}`).join(", ") }));
       }
     }
   }
