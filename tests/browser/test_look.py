@@ -349,6 +349,12 @@ def flipped(browser, base, viewport):
     t.check(page.is_checked("#flip") and cell_box(page, "a1")["y"] > cell_box(page, "a8")["y"],
             f"{viewport}: the flipped board is kept across a reload")
     page.uncheck("#flip")
+    # Drawn at the next animation frame: read once it has had its chance.
+    try:
+        page.wait_for_function("""() => document.querySelector('[data-square="a1"]').getBoundingClientRect().top
+            < document.querySelector('[data-square="a8"]').getBoundingClientRect().top""", timeout=5000)
+    except Exception:  # noqa: BLE001 - the check below says what is wrong
+        pass
     t.check(cell_box(page, "a1")["y"] < cell_box(page, "a8")["y"], f"{viewport}: unflipped again, a1 is at the top")
     ctx.close()
     t.check(not errors, f"{viewport} flipped: no page errors", "; ".join(errors))

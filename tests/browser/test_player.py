@@ -114,6 +114,10 @@ def edit_board(browser, base):
     page.wait_for_function("() => document.querySelector('#obf').textContent.split(' ')[1] === 'X'", timeout=20000)
     t.check(True, "the side chosen is the side to move")
     page.click("#edit")
+    try:  # drawn at the next animation frame
+        page.wait_for_function("() => !document.querySelector('#setup-panel').hidden", timeout=5000)
+    except Exception:  # noqa: BLE001 - the check below says what is wrong
+        pass
     t.check(page.input_value("#setup-side") == "X", "and Edit board again starts from it", page.input_value("#setup-side"))
     page.click('[data-square="a1"]')  # a black disc on a1, edited
     # The status counts the board being edited, a1's disc included (read

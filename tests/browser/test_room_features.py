@@ -311,6 +311,12 @@ def transfer(browser, server):
     t.check(view(a)["legal"] == [] and view(b)["state"] == "human-to-move", "transfer: the new device plays; the old one only watches")
     d.goto(moved)
     d.wait_for_selector('#status[data-seat="spectator"]', timeout=10000)
+    # The seat is said before the server's reason reaches the message line.
+    try:
+        d.wait_for_function("() => document.querySelector('#message').textContent.includes('used already or has expired')",
+                            timeout=10000)
+    except Exception:  # noqa: BLE001 - the check below says what is wrong
+        pass
     t.check("used already or has expired" in text(d, "#message"), "transfer: the link works once; opened again it watches, and says why",
             text(d, "#message"))
     a.reload()

@@ -288,14 +288,20 @@ def responsive_and_move_now(browser, base, moves):
     page.goto(f"{base}?human=none&level=30&moves={moves}")
     page.wait_for_selector('#status[data-state="engine-thinking"]', timeout=30000)
     page.wait_for_function("() => document.querySelector('#thinking').textContent.includes('depth')", timeout=30000)
+    # An engine on the page's own thread would hold every call for the
+    # search's seconds; two busy cores may hold one call for a moment
+    # (387 ms once in CI, 3-15 ms alone): the median within 250 ms, and
+    # every call within a second.
     times = []
-    for _ in range(5):
+    for _ in range(9):
         start = time.perf_counter()
         pong = page.evaluate("() => window.mollett.ping()")
         times.append(time.perf_counter() - start)
         page.wait_for_timeout(100)
-    t.check(pong == "pong" and max(times) < 0.25,
-            f"the page answers a script call within 250 ms while the engine thinks (worst {max(times) * 1000:.0f} ms)")
+    median = sorted(times)[len(times) // 2]
+    t.check(pong == "pong" and median < 0.25 and max(times) < 1.0,
+            f"the page answers a script call within 250 ms while the engine thinks (median {median * 1000:.0f} ms, "
+            f"worst {max(times) * 1000:.0f} ms)")
     state = page.get_attribute("#status", "data-state")
     t.check(state == "engine-thinking", "the engine is still thinking after those calls", state)
     page.click("#move-now")
