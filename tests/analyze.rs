@@ -433,20 +433,7 @@ fn interrupted_and_sharded_runs_lose_nothing() {
     assert!(all.len() > 100);
 
     let cut = dir.join("cut.jsonl");
-    let mut child = std::process::Command::new(mollett_bin())
-        .args(args(&cut, "5/1000"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while std::fs::metadata(&cut).map_or(0, |m| m.len()) < 4000 {
-        assert!(t.elapsed() < Duration::from_secs(60), "no progress");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let status = child.wait().unwrap();
-    assert!(!status.success(), "an interrupted run fails");
+    ctrl_c_when(&args(&cut, "5/1000"), &cut, |s| s.len() >= 4000);
     let part = json_records(&std::fs::read_to_string(&cut).unwrap());
     assert!(!part.is_empty() && part.len() < all.len(), "{}", part.len());
     // Cut among the first game's estimates: its resume must rebuild the
@@ -816,8 +803,9 @@ fn ctrl_c_leaves_a_ggf_of_whole_games() {
     )
     .unwrap();
     let (out, ggf) = (dir.join("o.jsonl"), dir.join("g.ggf"));
-    let mut child = std::process::Command::new(mollett_bin())
-        .args([
+    // The settings line, the first game's 4 moves, 2 of the second's.
+    ctrl_c_when(
+        &[
             "analyze",
             "--quiet",
             path_str(&games),
@@ -829,19 +817,10 @@ fn ctrl_c_leaves_a_ggf_of_whole_games() {
             path_str(&out),
             "--ggf",
             path_str(&ggf),
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    // The settings line, the first game's 4 moves, 2 of the second's.
-    while std::fs::read_to_string(&out).map_or(0, |s| s.lines().count()) < 7 {
-        assert!(t.elapsed() < Duration::from_secs(60), "no progress");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    assert!(!child.wait().unwrap().success(), "an interrupted run fails");
+        ],
+        &out,
+        |s| s.lines().count() >= 7,
+    );
     let text = std::fs::read_to_string(&ggf).unwrap();
     assert_eq!(text.matches("(;").count(), 1, "the first game only: {text}");
 }
@@ -1560,7 +1539,8 @@ fn each_game_is_written_as_soon_as_it_is_done() {
         let mut first = Vec::new();
         // The first game's facts line and three moves as JSON lines, or
         // its table up to the blank line.
-        while let Some(line) = lines.next() {
+        // By reference: the pipe stays open while the run goes on.
+        for line in lines.by_ref() {
             let line = line.unwrap();
             if (json && first.len() == 4) || (!json && line.is_empty()) {
                 break;
@@ -1731,22 +1711,10 @@ fn a_resumed_file_holds_its_records_in_order() {
     let whole = dir.join("whole.jsonl");
     mollett_ok(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
     let cut = dir.join("cut.jsonl");
-    let mut child = std::process::Command::new(mollett_bin())
-        .args(args(&cut))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
     // The settings line and the first game's first 40 moves, the last
     // two exact (22 and 21 empties): the second game (5 moves) is long
     // done and waits behind it.
-    while std::fs::read_to_string(&cut).map_or(0, |s| s.lines().count()) < 41 {
-        assert!(t.elapsed() < Duration::from_secs(60), "no progress");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    assert!(!child.wait().unwrap().success(), "an interrupted run fails");
+    ctrl_c_when(&args(&cut), &cut, |s| s.lines().count() >= 41);
     let part = json_records(&std::fs::read_to_string(&cut).unwrap());
     assert!(
         part.iter().any(|r| r.game.ends_with(":2")),
@@ -1795,4 +1763,23 @@ fn a_games_place_survives_its_analysis_file() {
     );
     let games = mollett::rules::ggf::parse_all(&std::fs::read_to_string(&back).unwrap()).unwrap();
     assert_eq!(games[0].place.as_deref(), Some("NBoard Tourney"));
+}
+
+/// Runs `mollett ARGS`, stops it with Ctrl-C once `ready` holds for what
+/// `file` holds (within a minute), and checks that the interrupted run
+/// fails.
+fn ctrl_c_when<S: AsRef<std::ffi::OsStr>>(args: &[S], file: &Path, ready: impl Fn(&str) -> bool) {
+    let mut child = std::process::Command::new(mollett_bin())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !std::fs::read_to_string(file).is_ok_and(|s| ready(&s)) {
+        assert!(t.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert!(!child.wait().unwrap().success(), "an interrupted run fails");
 }

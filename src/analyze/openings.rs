@@ -34,9 +34,12 @@ fn transform(sq: (usize, usize), symmetry: &str) -> (usize, usize) {
 
 const SYMMETRIES: [&str; 4] = ["identity", "rotate180", "diagonal", "antidiagonal"];
 
+/// The named lines, and the positions that are their own mirror image.
+type Table = (Vec<Opening>, Vec<(String, String)>);
+
 /// Every `["line", "Name"]` pair of the `OPENINGS` literal, and every
 /// `{ prefix: "...", symmetry: "..." }` of `MIRRORS`.
-fn parse(source: &str) -> (Vec<Opening>, Vec<(String, String)>) {
+fn parse(source: &str) -> Table {
     let block = |start: &str| -> &str {
         let from = source.find(start).map_or(source.len(), |i| i + start.len());
         let rest = &source[from..];
@@ -73,8 +76,8 @@ fn parse(source: &str) -> (Vec<Opening>, Vec<(String, String)>) {
     (openings, mirrors)
 }
 
-fn table() -> &'static (Vec<Opening>, Vec<(String, String)>) {
-    static TABLE: OnceLock<(Vec<Opening>, Vec<(String, String)>)> = OnceLock::new();
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| parse(SOURCE))
 }
 

@@ -215,19 +215,26 @@ impl MoveRecord {
         let (value, best_value) = (round2(r.value), round2(r.best_value));
         let weighed = class_error(r.exact, empties);
         let drop = score_drop(best_value, value, weighed);
+        // As shown: values to hundredths, bounds rounded up.
+        let moves: Vec<MoveValue> = r
+            .moves
+            .iter()
+            .map(|m| MoveValue {
+                mv: m.mv.to_string(),
+                value: (!m.at_most).then(|| round2(m.value)),
+                at_most: m.at_most.then(|| ceil2(m.value)),
+            })
+            .collect();
         let mut tags = Vec::new();
         // A bound stands for every value under it: the drop from the best
         // only grows as the value falls, so a bound that drops that much
         // proves it (one that does not leaves the tag off).
-        let others_lose = r.moves.len() > 1
-            && r.moves.iter().filter(|m| m.mv != r.played).all(|m| {
-                let v = if m.at_most {
-                    ceil2(m.value)
-                } else {
-                    round2(m.value)
-                };
-                score_drop(best_value, v, weighed) >= DROP_MISTAKE
-            });
+        let played = r.played.to_string();
+        let others_lose = moves.len() > 1
+            && moves
+                .iter()
+                .filter(|m| m.mv != played)
+                .all(|m| score_drop(best_value, m.figure(), weighed) >= DROP_MISTAKE);
         if value == best_value && others_lose {
             tags.push(ONLY_MOVE.to_string());
         }
@@ -240,7 +247,7 @@ impl MoveRecord {
             ply,
             player: player.to_string(),
             color: color.name(variant).to_string(),
-            mv: r.played.to_string(),
+            mv: played,
             value,
             best_move: r.best_move.to_string(),
             best_value,
@@ -251,15 +258,7 @@ impl MoveRecord {
             empties,
             line,
             pv: crate::rules::moveline::moves_text(&r.pv),
-            moves: r
-                .moves
-                .iter()
-                .map(|m| MoveValue {
-                    mv: m.mv.to_string(),
-                    value: (!m.at_most).then(|| round2(m.value)),
-                    at_most: m.at_most.then(|| ceil2(m.value)),
-                })
-                .collect(),
+            moves,
             error: if r.exact {
                 None
             } else {

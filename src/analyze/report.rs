@@ -243,17 +243,16 @@ pub fn game_text(id: &str, game: Option<&ReviewGame>, records: &[&MoveRecord]) -
                 .iter()
                 .filter(|m| m.mv != r.mv)
                 .take(ALTERNATIVES)
-                .map(|m| match (m.value, m.at_most) {
-                    (Some(v), _) => format!("{} {}", m.mv, value_text(black_view(r, v))),
+                .map(|m| {
                     // A bound for the mover: at most for black, at least
                     // for white, in black's view.
-                    (None, Some(b)) => format!(
-                        "{} {}{}",
-                        m.mv,
-                        if r.color == "black" { "≤" } else { "≥" },
-                        value_text(black_view(r, b))
-                    ),
-                    (None, None) => format!("{} ?", m.mv),
+                    let bound = match (m.value, r.color == "black") {
+                        (Some(_), _) => "",
+                        (None, true) => "≤",
+                        (None, false) => "≥",
+                    };
+                    let figure = value_text(black_view(r, m.figure()));
+                    format!("{} {bound}{figure}", m.mv)
                 })
                 .collect();
             let _ = writeln!(

@@ -264,7 +264,7 @@ fn review_game(
             // A ply done before a ply still to review is reviewed again,
             // its record kept: the table must be the one an unbroken run
             // leaves to the next.
-            if !last.is_some_and(|l| l > i) {
+            if last.is_none_or(|l| l <= i) {
                 continue;
             }
         }

@@ -216,8 +216,10 @@ pub struct MoveValue {
 pub const WINDOW: f64 = BLUNDER;
 
 /// Reviews `played` in `pos` (a legal placement) with `engine`, whose
-/// settings say how the end is scored: one search that values every legal
-/// move (multi-PV), so the move played and the best one are weighed alike.
+/// settings say how the end is scored: one search that weighs every legal
+/// move (multi-PV: values within [`WINDOW`] of the best and for the move
+/// played, bounds below), so the move played and the best one are weighed
+/// alike.
 /// The engine's table is cleared first: the review depends on the position
 /// alone. `stop` cuts the search short (the review is then not to be kept).
 pub fn review_move(

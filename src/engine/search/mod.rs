@@ -283,10 +283,8 @@ impl Engine {
             force_exact: limits.exact,
             max_depth,
             multi_pv,
-            margin: match (margin, window) {
-                (Some(m), Some(w)) => Some(m.max(w)),
-                (m, w) => m.or(w),
-            },
+            // The wider of the two (`None` is below any `Some`).
+            margin: margin.max(window),
             keep: limits.keep,
             start,
             soft: limits.soft_time,
